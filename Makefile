@@ -1,0 +1,53 @@
+# costbook: two commands do everything (see README.md).
+#
+#   make book   set up .venv, measure this machine (quick profile), execute every chapter
+#               against those measurements into build/chapters, render the book into build/book
+#   make test   set up .venv, run the library tests and strict nbval on the committed chapters
+#
+# Other targets: setup, measure, chapters, render, reference (re-execute the committed
+# chapters against the committed reference file), measure-reference (full profile), clean.
+
+PYTHON_SYSTEM ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PROFILE ?= quick
+MEASURED := build/measurements/this-machine.json
+
+.PHONY: book setup measure chapters render test test-lib test-chapters reference measure-reference clean
+
+book: render
+	@echo "Book: file://$(CURDIR)/build/book/index.html"
+
+setup: $(VENV)/.installed
+
+# Binary wheels only, so a missing wheel fails fast instead of compiling for an hour.
+$(VENV)/.installed: requirements.txt pyproject.toml
+	@command -v $(PYTHON_SYSTEM) >/dev/null || { echo "need $(PYTHON_SYSTEM) (SageMath wheels are built for CPython 3.11)"; exit 1; }
+	test -x $(PY) || $(PYTHON_SYSTEM) -m venv $(VENV)
+	$(PY) -m pip install --quiet --only-binary :all: -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
+
+measure: setup
+	$(VENV)/bin/costbook measure --profile $(PROFILE) --out $(MEASURED)
+
+chapters: measure
+	$(PY) -m costbook.book.execute --out build/chapters --measurements $(MEASURED)
+
+render: chapters
+	@if command -v quarto >/dev/null; then \
+	  QUARTO_PYTHON=$(CURDIR)/$(PY) quarto render --output-dir build/quarto; fi
+	COSTBOOK_MEASUREMENTS=$(CURDIR)/$(MEASURED) $(PY) -m costbook.book.render --project . --notebooks build/chapters --out build/book
+
+test: setup
+	$(PY) -m pytest tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider
+
+reference: setup
+	$(PY) -m costbook.book.execute --inplace
+
+measure-reference: setup
+	$(VENV)/bin/costbook measure --profile full --out build/measurements/reference-candidate.json
+	@echo "Inspect it, then move it into measurements/reference/ (one file) and run 'make reference'."
+
+clean:
+	rm -rf build _book

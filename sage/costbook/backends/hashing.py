@@ -1,0 +1,53 @@
+"""Hashing and hash-set lookups (backend ``python``: CPython's hashlib and set).
+
+``sha256/64B`` and ``sha512/64B`` hash a fresh 64-byte input each call (OpenSSL
+underneath hashlib).  ``hashset/lookup/<size>`` tests membership of 32-byte keys
+in a set of <size> random 32-byte keys, half of the probes present and half
+absent, over a pool of 1024 probes per call (so `per_call` = 1024).
+
+What a lookup costs here: CPython caches the hash of a bytes object, so after
+the first pass the probe keys' hashes are cached and the measured time is the
+table probe itself (pointer chasing and one 32-byte comparison on a hit).  That
+is the part that grows with the set size, as cache misses; the SipHash of the
+key that a Rust HashSet computes on every lookup is priced separately, by the
+hash keys above, if a model needs it.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+
+from ..harness import Benchmark
+
+SET_SIZES = (1_000, 10_000, 100_000, 1_000_000)
+PROBES = 1024
+
+
+def _digest(name: str):
+    h = getattr(hashlib, name)
+    data = [random.Random(name).randbytes(64) for _ in range(1)][0]
+    return lambda: h(data).digest()
+
+
+def _hashset(size: int):
+    rng = random.Random(f"hashset/{size}")
+    members = [rng.randbytes(32) for _ in range(size)]
+    table = set(members)
+    present = [bytes(bytearray(k)) for k in rng.sample(members, PROBES // 2)]  # equal, not identical
+    absent = [rng.randbytes(32) for _ in range(PROBES // 2)]
+    probes = [k for pair in zip(present, absent) for k in pair]
+
+    def op():
+        hits = 0
+        for k in probes:
+            hits += k in table
+        return hits
+    return op
+
+
+def benchmarks() -> list:
+    out = [Benchmark(f"{name}/64B", "python", lambda name=name: _digest(name))
+           for name in ("sha256", "sha512")]
+    out += [Benchmark(f"hashset/lookup/{size}", "python", lambda size=size: _hashset(size),
+                      per_call=PROBES) for size in SET_SIZES]
+    return out

@@ -1,0 +1,150 @@
+"""The cost core: count vectors priced against measurement files.
+
+A cost formula is a ``Counts`` (primitive key -> how many times) per protocol
+step.  ``price(counts, measurements, backends)`` turns it into an ``Estimate``:
+a total in seconds plus a per-key breakdown saying which backend priced each
+key.  A key with no price is an error naming the key, the file and the backends
+that were tried; nothing is ever priced as zero by default.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence, Union
+
+from .keys import check_key
+
+
+class MissingPrice(LookupError):
+    """A count vector needs a key that the chosen measurement file does not price."""
+
+
+class Counts(dict):
+    """Primitive key -> count.  Keys are checked against costbook.keys on entry."""
+
+    def __init__(self, items: Union[Mapping[str, float], Iterable, None] = None, **kw):
+        super().__init__()
+        for key, n in dict(items or {}, **kw).items():
+            self.add(key, n)
+
+    def add(self, key: str, n: float = 1) -> "Counts":
+        check_key(key)
+        if not isinstance(n, (int, float)) or isinstance(n, bool):
+            n = _as_number(n, f"count of {key!r}")
+        if n < 0:
+            raise ValueError(f"count of {key!r} must be >= 0, got {n}")
+        self[key] = self.get(key, 0) + n
+        return self
+
+    def __add__(self, other: Mapping[str, float]) -> "Counts":
+        out = Counts(self)
+        for k, v in other.items():
+            out.add(k, v)
+        return out
+
+    __radd__ = __add__  # so that sum([...], Counts()) and sum([...]) both work
+
+    def __mul__(self, factor: float) -> "Counts":
+        factor = _as_number(factor, "scaling factor")
+        return Counts({k: v * factor for k, v in self.items()})
+
+    __rmul__ = __mul__
+
+    def __repr__(self):
+        return f"Counts({dict.__repr__(self)})"
+
+
+def _as_number(x, what: str) -> float:
+    try:
+        y = float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be a number, got {x!r}") from None
+    return int(y) if y.is_integer() else y
+
+
+@dataclass(frozen=True)
+class Line:
+    key: str
+    count: float
+    unit_price: float        # seconds
+    backend: str
+
+    @property
+    def seconds(self) -> float:
+        return self.count * self.unit_price
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Total seconds of a count vector, with the per-key breakdown behind it."""
+    lines: tuple
+    source: str                       # name of the measurement file that priced it
+    label: str = ""
+
+    @property
+    def total(self) -> float:
+        return sum(line.seconds for line in self.lines)
+
+    @property
+    def ms(self) -> float:
+        return self.total * 1e3
+
+    def breakdown(self) -> dict:
+        return {line.key: line.seconds for line in self.lines}
+
+    def to_dict(self) -> dict:
+        return {
+            "label": self.label,
+            "source": self.source,
+            "total_s": self.total,
+            "breakdown": [
+                {"key": l.key, "count": l.count, "unit_price_s": l.unit_price,
+                 "backend": l.backend, "seconds": l.seconds} for l in self.lines],
+        }
+
+    def __str__(self):
+        head = f"{self.label or 'estimate'}: {_fmt_seconds(self.total)}  (priced with {self.source})"
+        rows = [f"  {l.count:>10g} x {l.key:<28} @ {_fmt_seconds(l.unit_price):>10} [{l.backend}]"
+                f" = {_fmt_seconds(l.seconds)}" for l in self.lines]
+        return "\n".join([head] + rows)
+
+
+def _fmt_seconds(s: float) -> str:
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9)):
+        if abs(s) >= scale or unit == "ns":
+            return f"{s / scale:.4g} {unit}"
+    return f"{s} s"
+
+
+BackendChoice = Union[str, Sequence[str], None]
+
+
+def price(counts: Mapping[str, float], measurements, backends: BackendChoice = None,
+          label: str = "") -> Estimate:
+    """Price `counts` with a MeasurementSet.
+
+    `backends` is one backend name or a preference list: each key is priced by
+    the first backend in the list that has it.  None means every backend in the
+    file, in the file's order (useful for published files with one backend).
+    """
+    if isinstance(backends, str):
+        order = [backends]
+    elif backends is None:
+        order = list(measurements.backends)
+    else:
+        order = list(backends)
+    unknown = [b for b in order if b not in measurements.backends]
+    if unknown:
+        raise MissingPrice(
+            f"{measurements.name}: no backend {', '.join(map(repr, unknown))} "
+            f"(the file has: {', '.join(measurements.backends) or 'none'})")
+    lines = []
+    for key, n in Counts(counts).items():
+        for b in order:
+            if measurements.has(b, key):
+                lines.append(Line(key, n, measurements.seconds(b, key), b))
+                break
+        else:
+            raise MissingPrice(
+                f"{measurements.name}: no price for {key!r} in backend(s) {', '.join(order)}; "
+                f"measure it (costbook measure) or choose another source")
+    return Estimate(tuple(lines), measurements.name, label)

@@ -1,0 +1,125 @@
+"""The timing harness: warm-up, batching, repeated samples, median and spread.
+
+One *sample* times a *batch* of calls and divides by the batch size, so that a
+timed interval is long enough (``min_batch_seconds``, ~10 ms by default) for the
+clock's resolution and call overhead to vanish.  The statistics are robust
+(median, quartiles, median absolute deviation), because timing noise on a shared
+machine is one-sided: interruptions only ever make a sample slower.
+
+The clock is a parameter so that the statistics can be tested on a synthetic
+clock (tests/test_harness.py) without timing anything real.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Seconds per operation, summarised over `samples` batches of `batch` operations."""
+    median: float
+    q1: float
+    q3: float
+    mad: float
+    samples: int
+    batch: int
+    unit: str = "s"
+
+    def to_entry(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How hard to measure: `quick` for CI and first looks, `full` for a reference file."""
+    name: str
+    samples: int
+    min_batch_seconds: float
+    warmup_seconds: float
+
+
+PROFILES = {
+    "quick": Profile("quick", samples=5, min_batch_seconds=0.005, warmup_seconds=0.02),
+    "full": Profile("full", samples=21, min_batch_seconds=0.02, warmup_seconds=0.2),
+}
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One primitive key measured with one backend.
+
+    `prepare()` does all the setup (key generation, random inputs, building a
+    table) and returns a zero-argument callable that performs the operation
+    `per_call` times.  Setup is never timed.
+    """
+    key: str
+    backend: str
+    prepare: Callable[[], Callable[[], object]]
+    per_call: int = 1
+    note: str = ""
+
+
+def summarize(per_op_times: list[float], batch: int) -> Timing:
+    """Median, quartiles and MAD of per-operation times (at least one sample)."""
+    if not per_op_times:
+        raise ValueError("cannot summarise zero samples")
+    xs = sorted(per_op_times)
+    med = statistics.median(xs)
+    if len(xs) >= 2:
+        q1, _, q3 = statistics.quantiles(xs, n=4, method="inclusive")
+    else:
+        q1 = q3 = xs[0]
+    mad = statistics.median(abs(x - med) for x in xs)
+    return Timing(median=med, q1=q1, q3=q3, mad=mad, samples=len(xs), batch=batch)
+
+
+def calibrate_batch(op: Callable[[], object], min_batch_seconds: float,
+                    clock: Callable[[], float] = time.perf_counter, max_batch: int = 1 << 24) -> int:
+    """Smallest power of two of calls that takes at least `min_batch_seconds`."""
+    batch = 1
+    while True:
+        t0 = clock()
+        for _ in range(batch):
+            op()
+        elapsed = clock() - t0
+        if elapsed >= min_batch_seconds or batch >= max_batch:
+            return batch
+        # jump close to the target in one step when the estimate is reliable
+        if elapsed > 0:
+            guess = math.ceil(batch * min_batch_seconds / elapsed)
+            batch = min(max_batch, max(batch * 2, 1 << (guess - 1).bit_length()))
+        else:
+            batch *= 2
+
+
+def time_op(op: Callable[[], object], *, samples: int = 5, min_batch_seconds: float = 0.01,
+            warmup_seconds: float = 0.02, per_call: int = 1,
+            clock: Callable[[], float] = time.perf_counter) -> Timing:
+    """Time `op` (which performs `per_call` operations) and return seconds per operation."""
+    if samples < 1:
+        raise ValueError(f"samples must be >= 1, got {samples}")
+    if per_call < 1:
+        raise ValueError(f"per_call must be >= 1, got {per_call}")
+    t_end = clock() + warmup_seconds
+    op()                                # always at least one warm-up call
+    while clock() < t_end:
+        op()
+    batch = calibrate_batch(op, min_batch_seconds, clock)
+    per_op = []
+    for _ in range(samples):
+        t0 = clock()
+        for _ in range(batch):
+            op()
+        per_op.append((clock() - t0) / (batch * per_call))
+    return summarize(per_op, batch)
+
+
+def run_benchmark(bench: Benchmark, profile: Profile,
+                  clock: Callable[[], float] = time.perf_counter) -> Timing:
+    op = bench.prepare()
+    return time_op(op, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
+                   warmup_seconds=profile.warmup_seconds, per_call=bench.per_call, clock=clock)

@@ -1,0 +1,116 @@
+"""Primitive keys: one name means one mathematical operation everywhere.
+
+A key is a slash-separated name with its sizes in it, e.g. ``modexp/6144/256``
+(modulus bits / exponent bits) or ``hashset/lookup/1000000``.  Counts (from the
+schemes) and prices (from measurement files) meet only through these keys, so
+every key must match one of the families registered here; an unknown key is an
+error, never a silent zero.
+
+Each family is a regular expression with named size fields and a sentence that
+says what one unit of the operation is.  Chapters that need a new operation
+register it here, next to the others, so the vocabulary stays in one place.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+class UnknownPrimitiveKey(KeyError):
+    """A key that matches no registered primitive family."""
+
+    def __str__(self):  # KeyError quotes its argument; say something readable instead
+        return self.args[0]
+
+
+@dataclass(frozen=True)
+class Family:
+    pattern: str       # regular expression over the whole key, with named groups for sizes
+    meaning: str       # what one unit is; may use the named groups, e.g. "{mod}-bit modulus"
+    group: str         # heading under which the book lists it
+
+    def match(self, key: str):
+        return re.fullmatch(self.pattern, key)
+
+
+_N = r"(?P<{}>[1-9][0-9]*)"
+
+FAMILIES: list[Family] = [
+    Family(rf"modexp/{_N.format('mod')}/{_N.format('exp')}",
+           "b^e mod N for an odd {mod}-bit modulus N and an exponent of exactly {exp} bits",
+           "modular arithmetic"),
+    Family(r"ristretto255/mul",
+           "variable-base scalar multiplication k*P in ristretto255 (256-bit scalar)", "ristretto255"),
+    Family(r"ristretto255/mul_base",
+           "fixed-base scalar multiplication k*B by the ristretto255 generator", "ristretto255"),
+    Family(r"ristretto255/from_hash",
+           "the RFC 9496 one-way map from 64 uniform bytes to a ristretto255 element", "ristretto255"),
+    Family(r"ristretto255/encode", "encoding a ristretto255 element to 32 bytes", "ristretto255"),
+    Family(r"ristretto255/decode", "decoding (and validating) 32 bytes to a ristretto255 element",
+           "ristretto255"),
+    Family(r"(?P<curve>bls12_381|bn254)/g1_mul",
+           "variable-base scalar multiplication in G1 of {curve} (full-size scalar)", "pairing groups"),
+    Family(r"(?P<curve>bls12_381|bn254)/g2_mul",
+           "variable-base scalar multiplication in G2 of {curve} (full-size scalar)", "pairing groups"),
+    Family(r"(?P<curve>bls12_381|bn254)/gt_exp",
+           "exponentiation in the target group GT of {curve} (full-size exponent)", "pairing groups"),
+    Family(r"(?P<curve>bls12_381|bn254)/pairing",
+           "one full pairing e(P, Q) on {curve}: Miller loop and final exponentiation", "pairing groups"),
+    Family(r"(?P<curve>bls12_381)/hash_to_g1",
+           "RFC 9380 hash_to_curve to G1 of {curve} (suite XMD:SHA-256_SSWU_RO_), short message",
+           "pairing groups"),
+    Family(r"(?P<curve>bls12_381)/hash_to_g2",
+           "RFC 9380 hash_to_curve to G2 of {curve} (suite XMD:SHA-256_SSWU_RO_), short message",
+           "pairing groups"),
+    Family(rf"rsa/{_N.format('bits')}/sign",
+           "one RSA private-key operation with a {bits}-bit modulus, CRT included (openssl speed)",
+           "modular arithmetic"),
+    Family(rf"(?P<hash>sha256|sha512)/{_N.format('bytes')}B",
+           "one {hash} digest of a {bytes}-byte input", "hashing"),
+    Family(rf"hashset/lookup/{_N.format('size')}",
+           "membership test of a 32-byte key in a hash set holding {size} keys", "hashing"),
+    # Published black-box costs used by the traceable-mixnet baselines (seed 003).
+    Family(rf"snark/(?P<system>groth16_merkle_sm|groth16_merkle_rsm)/(?P<phase>prove|verify)/{_N.format('set')}",
+           "one {system} {phase} for a set of {set} elements (ZoKrates, Groth16, Poseidon Merkle tree)",
+           "published baselines"),
+    Family(rf"snark/(?P<system>cpsnark_set)/(?P<phase>prove|verify)",
+           "one {system} membership {phase} given the witness (Benarroch et al.)", "published baselines"),
+    Family(rf"rsa_accumulator/witness/{_N.format('set')}",
+           "computing one RSA-accumulator membership witness in a set of {set} elements",
+           "published baselines"),
+]
+
+
+def family_of(key: str) -> Family:
+    """Return the family a key belongs to, or raise UnknownPrimitiveKey naming it."""
+    if not isinstance(key, str):
+        raise UnknownPrimitiveKey(f"primitive key must be a string, got {key!r}")
+    for fam in FAMILIES:
+        if fam.match(key):
+            return fam
+    raise UnknownPrimitiveKey(
+        f"unknown primitive key {key!r}: it matches no family in costbook.keys "
+        f"(known families: {', '.join(f.pattern for f in FAMILIES)})")
+
+
+def check_key(key: str) -> str:
+    family_of(key)
+    return key
+
+
+def describe(key: str) -> str:
+    """One sentence saying what one unit of `key` is."""
+    fam = family_of(key)
+    return fam.meaning.format(**fam.match(key).groupdict())
+
+
+def sizes(key: str) -> dict:
+    """The size fields of a key as a dict, numbers converted to int."""
+    m = family_of(key).match(key)
+    return {k: int(v) if v.isdigit() else v for k, v in m.groupdict().items()}
+
+
+def modexp_key(modulus_bits: int, exponent_bits: int) -> str:
+    if modulus_bits <= 0 or exponent_bits <= 0:
+        raise ValueError(f"modexp sizes must be positive, got {modulus_bits}/{exponent_bits}")
+    return f"modexp/{int(modulus_bits)}/{int(exponent_bits)}"

@@ -1,0 +1,171 @@
+"""`costbook measure`: time every primitive in every available backend.
+
+Runs single-threaded (pinned to one CPU, thread pools capped at one), records
+the machine and library versions next to the numbers, and writes the file
+atomically only when every benchmark has finished, so an interrupted run leaves
+the previous file untouched.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import fnmatch
+import importlib
+import importlib.metadata as md
+import os
+import platform
+import re
+import sys
+from pathlib import Path
+
+from . import measurements
+from .backends import MODULES, BackendUnavailable
+from .harness import PROFILES, Benchmark, run_benchmark
+
+# Thread pools inside native libraries (rayon in arkworks, OpenMP, BLAS) must
+# not spread one "operation" over several cores: the book prices single-core work.
+SINGLE_THREAD_ENV = {"RAYON_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+                     "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+LIBRARIES = ["passagemath-repl", "passagemath-schemes", "passagemath-pari", "gmpy2", "py-ecc",
+             "py-arkworks-bls12381", "pymcl", "costbook"]
+
+
+def pin_single_thread() -> int | None:
+    """Restrict this process to one CPU; return that CPU (None where unsupported)."""
+    for k, v in SINGLE_THREAD_ENV.items():
+        os.environ.setdefault(k, v)
+    try:
+        cpu = sorted(os.sched_getaffinity(0))[-1]
+        os.sched_setaffinity(0, {cpu})
+        return cpu
+    except (AttributeError, OSError):
+        return None
+
+
+def machine_info() -> dict:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    os_name = platform.platform()
+    try:
+        m = re.search(r'^PRETTY_NAME="?([^"\n]*)', Path("/etc/os-release").read_text(), re.M)
+        if m:
+            os_name = m.group(1)
+    except OSError:
+        pass
+    mem = None
+    try:
+        kb = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))
+        mem = f"{kb / 2**20:.0f} GiB"
+    except (OSError, AttributeError):
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory": mem, "os": os_name,
+            "kernel": platform.release(), "arch": platform.machine(),
+            "python": platform.python_version()}
+
+
+def library_versions() -> dict:
+    out = {}
+    for dist in LIBRARIES:
+        try:
+            out[dist] = md.version(dist)
+        except md.PackageNotFoundError:
+            pass
+    try:
+        import gmpy2
+        out["GMP"] = gmpy2.mp_version()
+    except ImportError:
+        pass
+    try:
+        from sage.libs.pari import pari
+        out["PARI"] = ".".join(map(str, pari.version()))
+    except ImportError:
+        pass
+    try:
+        from .backends.libsodium import version as sodium_version
+        out["libsodium"] = sodium_version()
+    except (ImportError, BackendUnavailable, AttributeError):
+        pass
+    return out
+
+
+def collect(only: list | None = None, backends: list | None = None,
+            report=print) -> list:
+    """All benchmarks of all backend modules, filtered by key globs and backend names."""
+    benches: list[Benchmark] = []
+    for modname in MODULES:
+        try:
+            benches += importlib.import_module(modname).benchmarks()
+        except (BackendUnavailable, ImportError) as e:
+            report(f"skipping {modname}: {e}")
+    if only:
+        benches = [b for b in benches if any(fnmatch.fnmatchcase(b.key, pat) for pat in only)]
+    if backends:
+        benches = [b for b in benches if b.backend in backends]
+    return benches
+
+
+def measure(profile: str = "quick", out: Path | None = None, only=None, backends=None,
+            name: str | None = None, progress: bool = True, report=print) -> Path:
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r} (have: {', '.join(PROFILES)})")
+    prof = PROFILES[profile]
+    out = Path(out) if out else measurements.local_path()
+    cpu = pin_single_thread()
+    benches = collect(only, backends, report)
+    if not benches:
+        raise ValueError("no benchmark matches the given --only/--backend filters")
+
+    results: dict = {}
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=len(benches), unit="bench", file=sys.stderr, dynamic_ncols=True)
+    try:
+        for b in benches:
+            if bar is not None:
+                bar.set_description(f"{b.backend:>9} {b.key}")
+            t = run_benchmark(b, prof)
+            entry = t.to_entry()
+            if b.note:
+                entry["note"] = b.note
+            results.setdefault(b.backend, {})[b.key] = entry
+            if bar is not None:
+                bar.update()
+    finally:
+        if bar is not None:
+            bar.close()
+
+    partial = bool(only or backends)
+    if partial and out.exists():
+        # a filtered run refines an existing file of the same machine instead of replacing it
+        old = measurements.load(out)
+        merged = {bk: dict(v) for bk, v in old.results.items()}
+        for bk, entries in results.items():
+            merged.setdefault(bk, {}).update(entries)
+        results = merged
+    now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
+    data = {
+        "schema": measurements.SCHEMA,
+        "name": name or f"measured-{platform.node() or 'machine'}-{now:%Y%m%d}",
+        "kind": "measured",
+        "provenance": {
+            "machine": machine_info(),
+            "libraries": library_versions(),
+            "date": now.isoformat(),
+            "command": " ".join(["costbook"] + sys.argv[1:]) if sys.argv[0].endswith("costbook")
+                       else f"costbook measure --profile {profile}",
+            "profile": {"name": prof.name, "samples": prof.samples,
+                        "min_batch_seconds": prof.min_batch_seconds,
+                        "warmup_seconds": prof.warmup_seconds},
+            "threads": {"pinned_cpu": cpu, **SINGLE_THREAD_ENV},
+            "unit": "seconds per operation (median of samples; each sample a timed batch)",
+        },
+        "results": results,
+    }
+    return measurements.write_atomic(data, out)

@@ -1,0 +1,139 @@
+"""Tables and small statistics the chapters print.
+
+Tables render as HTML in the book and as aligned text elsewhere; both forms are
+deterministic for a given measurement file, so nbval can compare them.
+"""
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+
+def fmt_time(seconds: float | None, digits: int = 3) -> str:
+    """Seconds in the unit that keeps 1-3 digits before the point: 6.51 ms, 48.2 us."""
+    if seconds is None:
+        return "—"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if abs(seconds) >= scale or unit == "ns":
+            return f"{seconds / scale:.{digits}g} {unit}"
+    return f"{seconds:g} s"
+
+
+def fmt_ratio(x: float | None) -> str:
+    if x is None:
+        return "—"
+    if x >= 100:
+        return f"{x:,.0f}×"
+    return f"{x:.3g}×"
+
+
+@dataclass
+class Table:
+    headers: Sequence[str]
+    rows: list = field(default_factory=list)
+    caption: str = ""
+
+    def add(self, *cells):
+        if len(cells) != len(self.headers):
+            raise ValueError(f"row has {len(cells)} cells, table has {len(self.headers)} columns")
+        self.rows.append([str(c) for c in cells])
+        return self
+
+    def to_text(self) -> str:
+        cols = list(zip(self.headers, *self.rows)) if self.rows else [(h,) for h in self.headers]
+        widths = [max(len(str(c)) for c in col) for col in cols]
+        line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+        out = [self.caption] if self.caption else []
+        out += [line(self.headers), line("-" * w for w in widths)]
+        out += [line(r) for r in self.rows]
+        return "\n".join(out)
+
+    def to_html(self) -> str:
+        esc = html.escape
+        head = "".join(f"<th>{esc(h)}</th>" for h in self.headers)
+        body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>" for r in self.rows)
+        cap = f"<caption>{esc(self.caption)}</caption>" if self.caption else ""
+        return f'<table class="costbook-table">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+    def _repr_html_(self):
+        return self.to_html()
+
+    def __repr__(self):
+        return self.to_text()
+
+
+def fit_power_law(xs: Sequence[float], ys: Sequence[float]) -> tuple:
+    """Least squares fit of log y = a log x + log c; returns (a, c) with y ≈ c·x^a."""
+    if len(xs) != len(ys) or len(xs) < 2:
+        raise ValueError("need at least two (x, y) points of equal count")
+    lx = [math.log(x) for x in xs]
+    ly = [math.log(y) for y in ys]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    sxx = sum((a - mx) ** 2 for a in lx)
+    if sxx == 0:
+        raise ValueError("all x values are equal; no exponent to fit")
+    a = sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sxx
+    return a, math.exp(my - a * mx)
+
+
+def fit_linear(xs: Sequence[float], ys: Sequence[float]) -> tuple:
+    """Least squares y ≈ slope·x + intercept; returns (slope, intercept)."""
+    if len(xs) != len(ys) or len(xs) < 2:
+        raise ValueError("need at least two (x, y) points of equal count")
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        raise ValueError("all x values are equal; no slope to fit")
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    return slope, my - slope * mx
+
+
+def provenance_table(mset) -> Table:
+    """Who measured a file, on what, with which libraries."""
+    p = mset.provenance
+    t = Table(["field", "value"], caption=f"{mset.name} ({mset.kind})")
+    if mset.kind == "measured":
+        m = p["machine"]
+        t.add("machine", f"{m.get('cpu')}, {m.get('cores')} cores, {m.get('memory')}")
+        t.add("system", f"{m.get('os')}, Linux {m.get('kernel')}, Python {m.get('python')}")
+        t.add("libraries", ", ".join(f"{k} {v}" for k, v in p["libraries"].items()))
+        prof = p["profile"]
+        t.add("profile", f"{prof['name']}: {prof['samples']} samples, batches >= "
+                         f"{prof['min_batch_seconds'] * 1e3:g} ms, single-threaded")
+        t.add("date", p["date"])
+        t.add("command", p["command"])
+    else:
+        t.add("seed", p["seed"])
+        t.add("title", p["title"])
+        t.add("machine", p["machine"])
+        if "libraries" in p:
+            t.add("libraries", ", ".join(f"{k} {v}" for k, v in p["libraries"].items()))
+    return t
+
+
+def backend_table(mset, keys: Sequence[str], backends: Sequence[str], baseline: str,
+                  extra: Sequence[tuple] = (), caption: str = "") -> Table:
+    """Seconds per operation of `keys` in each backend, and each backend's ratio to `baseline`.
+
+    `extra` adds columns from other files: (label, MeasurementSet, backend).
+    """
+    cols = [(b, mset, b) for b in backends] + list(extra)
+    headers = ["primitive"] + [label for label, _, _ in cols]
+    headers += [f"{label} / {baseline}" for label, _, _ in cols if label != baseline]
+    t = Table(headers, caption=caption)
+    for key in keys:
+        times = [m.seconds(b, key) if m.has(b, key) else None for _, m, b in cols]
+        base = mset.seconds(baseline, key) if mset.has(baseline, key) else None
+        ratios = [fmt_ratio(x / base) if (x is not None and base) else "—"
+                  for (label, _, _), x in zip(cols, times) if label != baseline]
+        t.add(key, *[fmt_time(x) for x in times], *ratios)
+    return t
+
+
+def geometric_mean(xs: Sequence[float]) -> float:
+    xs = list(xs)
+    if not xs:
+        raise ValueError("geometric mean of nothing")
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))

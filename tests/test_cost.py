@@ -1,0 +1,69 @@
+"""The cost core: count vectors, pricing, and its errors."""
+import pytest
+
+from costbook import Counts, MissingPrice, UnknownPrimitiveKey, price
+from costbook.counting import counting, tally
+from costbook.measurements import validate
+
+
+def published(results):
+    return validate({"schema": "costbook-measurements/1", "name": "toy", "kind": "published",
+                     "provenance": {"seed": "s", "title": "t", "machine": "m"},
+                     "results": results})
+
+
+TOY = published({
+    "fast": {"modexp/6144/256": {"median": 2, "unit": "ms", "line": 1}},
+    "slow": {"modexp/6144/256": {"median": 5, "unit": "ms", "line": 2},
+             "modexp/6144/6144": {"median": 150, "unit": "ms", "line": 3}},
+})
+
+
+def test_price_total_and_breakdown():
+    est = price({"modexp/6144/256": 3, "modexp/6144/6144": 2}, TOY, ["fast", "slow"], label="x")
+    assert est.total == pytest.approx(3 * 2e-3 + 2 * 150e-3)
+    assert est.breakdown() == pytest.approx({"modexp/6144/256": 6e-3, "modexp/6144/6144": 0.3})
+    # the preference list decides who prices a key present in both backends
+    assert [l.backend for l in est.lines] == ["fast", "slow"]
+    d = est.to_dict()
+    assert d["source"] == "toy" and d["total_s"] == pytest.approx(est.total)
+    assert "modexp/6144/256" in str(est)
+
+
+def test_missing_key_is_an_error_naming_key_and_file():
+    with pytest.raises(MissingPrice, match=r"toy: no price for 'modexp/6144/6144' in backend\(s\) fast"):
+        price({"modexp/6144/6144": 1}, TOY, "fast")
+
+
+def test_unknown_backend_is_an_error():
+    with pytest.raises(MissingPrice, match="no backend 'gmp'"):
+        price({"modexp/6144/256": 1}, TOY, "gmp")
+
+
+def test_unknown_key_is_rejected_on_entry():
+    with pytest.raises(UnknownPrimitiveKey, match="unknown primitive key 'modexp/6144'"):
+        Counts({"modexp/6144": 1})
+    with pytest.raises(UnknownPrimitiveKey):
+        price({"pairing": 1}, TOY)
+
+
+def test_counts_arithmetic_and_validation():
+    a = Counts({"sha256/64B": 2})
+    b = Counts({"sha256/64B": 1, "hashset/lookup/1000": 4})
+    assert a + b == {"sha256/64B": 3, "hashset/lookup/1000": 4}
+    assert 3 * a == {"sha256/64B": 6} and a * 0.5 == {"sha256/64B": 1}
+    assert sum([a, b], Counts()) == a + b
+    with pytest.raises(ValueError, match="must be >= 0"):
+        Counts({"sha256/64B": -1})
+    with pytest.raises(TypeError, match="must be a number"):
+        Counts({"sha256/64B": "two"})
+
+
+def test_counting_by_running_code_nests():
+    with counting() as outer:
+        tally("sha256/64B")
+        with counting() as inner:
+            tally("sha256/64B", 2)
+    tally("sha256/64B")            # outside any block: recorded nowhere
+    assert inner == {"sha256/64B": 2}
+    assert outer == {"sha256/64B": 3}

@@ -1,0 +1,77 @@
+"""The timing harness's statistics, on a synthetic clock (nothing real is timed)."""
+import pytest
+
+from costbook.harness import Benchmark, Profile, calibrate_batch, run_benchmark, summarize, time_op
+
+
+class FakeClock:
+    """A clock that advances only when the operation 'runs', by scripted amounts."""
+
+    def __init__(self, costs):
+        self.now = 0.0
+        self.costs = iter(costs)
+
+    def __call__(self):
+        return self.now
+
+    def op(self):
+        self.now += next(self.costs)
+
+
+def test_summarize_median_quartiles_mad():
+    t = summarize([5.0, 1.0, 2.0, 3.0, 4.0], batch=8)
+    assert (t.median, t.q1, t.q3, t.mad, t.samples, t.batch) == (3.0, 2.0, 4.0, 1.0, 5, 8)
+    # one interruption inflates the mean but not the median
+    assert summarize([1.0, 1.0, 1.0, 1.0, 100.0], batch=1).median == 1.0
+
+
+def test_summarize_rejects_nothing():
+    with pytest.raises(ValueError):
+        summarize([], 1)
+
+
+def test_batch_grows_until_it_takes_min_batch_seconds():
+    clock = FakeClock([1e-4] * 10_000)
+    batch = calibrate_batch(clock.op, 0.01, clock)
+    assert batch * 1e-4 >= 0.01 and (batch // 2) * 1e-4 < 0.01
+
+
+def test_time_op_divides_batches_into_per_operation_times():
+    # every operation costs 2 ms, except that one sample batch is interrupted by 50 ms
+    # (1 warm-up call, calibration batches of 1 and 4, then 5 samples of 4 calls: call 15
+    # falls in the third sample)
+    costs = [2e-3] * 1000
+    costs[15] += 50e-3
+    clock = FakeClock(costs)
+    t = time_op(clock.op, samples=5, min_batch_seconds=0.008, warmup_seconds=0.0, clock=clock)
+    assert t.batch == 4
+    assert t.median == pytest.approx(2e-3)
+    assert t.q3 == pytest.approx(2e-3) and t.mad == pytest.approx(0.0)
+    # exactly 26 calls ran (1 + 1 + 4 + 5 x 4), the interrupted one among them
+    assert clock.now == pytest.approx(sum(costs[:26]))
+
+
+def test_per_call_divides_by_operations_per_call():
+    clock = FakeClock([1e-3] * 1000)
+    t = time_op(clock.op, samples=3, min_batch_seconds=0.001, warmup_seconds=0.0, per_call=10, clock=clock)
+    assert t.median == pytest.approx(1e-4)
+
+
+def test_run_benchmark_does_setup_untimed():
+    clock = FakeClock([1e-3] * 1000)
+    calls = []
+
+    def prepare():
+        calls.append("setup")          # a slow setup would show up here if it were timed
+        return clock.op
+
+    t = run_benchmark(Benchmark("sha256/64B", "toy", prepare),
+                      Profile("t", samples=3, min_batch_seconds=0.002, warmup_seconds=0.0), clock)
+    assert calls == ["setup"] and t.median == pytest.approx(1e-3)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        time_op(lambda: None, samples=0)
+    with pytest.raises(ValueError):
+        time_op(lambda: None, per_call=0)

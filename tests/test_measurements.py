@@ -1,0 +1,127 @@
+"""Measurement files: the schema check, atomic writes, named sources, published provenance."""
+import copy
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from costbook import measurements as M
+
+GOOD = {
+    "schema": "costbook-measurements/1", "name": "t", "kind": "measured",
+    "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {}},
+    "results": {"gmp": {"modexp/2048/256": {"median": 1.0, "q1": 0.9, "q3": 1.2, "mad": 0.1,
+                                            "samples": 5, "batch": 4, "unit": "ms"}}},
+}
+
+
+def with_change(path, value):
+    d = copy.deepcopy(GOOD)
+    *parents, last = path
+    node = d
+    for p in parents:
+        node = node[p]
+    if value is KeyError:
+        del node[last]
+    else:
+        node[last] = value
+    return d
+
+
+ENTRY = ["results", "gmp", "modexp/2048/256"]
+
+
+@pytest.mark.parametrize("path,value,message", [
+    (["schema"], "v0", "schema: expected 'costbook-measurements/1'"),
+    (["kind"], "guessed", "kind: expected one of"),
+    (["provenance", "date"], KeyError, r"provenance.date: missing \(required for a measured file\)"),
+    (["results"], {}, "results: expected a non-empty object"),
+    (["results", "gmp"], {"modexp/2048": {}}, "unknown primitive key 'modexp/2048'"),
+    (ENTRY + ["median"], KeyError, r"results.gmp\['modexp/2048/256'\].median: missing"),
+    (ENTRY + ["median"], "fast", "median: expected a number, got 'fast'"),
+    (ENTRY + ["median"], 0, "median: expected a positive number"),
+    (ENTRY + ["unit"], "minutes", "unit: expected one of"),
+    (ENTRY + ["samples"], 2.5, "samples: expected a positive integer"),
+    (ENTRY + ["q1"], 1.1, "quartiles out of order"),
+])
+def test_schema_rejects_bad_files_naming_file_and_field(tmp_path, path, value, message):
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(with_change(path, value)))
+    with pytest.raises(M.MeasurementFileError, match=message) as err:
+        M.load(f)
+    assert str(f) in str(err.value)
+
+
+def test_not_json_and_missing_file(tmp_path):
+    f = tmp_path / "x.json"
+    f.write_text("{not json")
+    with pytest.raises(M.MeasurementFileError, match="not valid JSON"):
+        M.load(f)
+    with pytest.raises(M.MeasurementFileError, match="no such measurement file"):
+        M.load(tmp_path / "absent.json")
+
+
+def test_units_are_normalised_to_seconds():
+    m = M.validate(GOOD)
+    assert m.seconds("gmp", "modexp/2048/256") == pytest.approx(1e-3)
+
+
+def test_atomic_write_keeps_the_old_file_when_interrupted(tmp_path, monkeypatch):
+    out = tmp_path / "m.json"
+    M.write_atomic(GOOD, out)
+    before = out.read_text()
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(M.json, "dump", boom)
+    with pytest.raises(KeyboardInterrupt):
+        M.write_atomic(with_change(ENTRY + ["median"], 1.1), out)
+    assert out.read_text() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]   # no temporary left behind
+
+
+def test_invalid_data_is_never_written(tmp_path):
+    out = tmp_path / "m.json"
+    with pytest.raises(M.MeasurementFileError):
+        M.write_atomic(with_change(ENTRY + ["unit"], "parsecs"), out)
+    assert not out.exists()
+
+
+def test_named_sources_resolve():
+    assert M.resolve("reference") == M.reference_path()
+    assert M.resolve("published/seed-002-crypto-bigint").name == "seed-002-crypto-bigint.json"
+    with pytest.raises(M.MeasurementFileError, match="no published file 'published/nope'"):
+        M.resolve("published/nope")
+    with pytest.raises(M.MeasurementFileError, match="no such measurement file"):
+        M.resolve("no/such/file.json")
+
+
+def test_committed_files_are_valid():
+    for path in sorted((M.project_root() / "measurements").glob("*/*.json")):
+        M.load(path)
+    M.load(M.reference_path())
+
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+
+def _numbers(text):
+    return {float(x) for x in re.findall(r"(?<![\d.])\d*\.?\d+", text.replace(",", ""))}
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the seed notes (../shared/seeds) are not beside this checkout")
+def test_every_published_price_is_on_its_seed_line():
+    """A transcription check: each published number (or its stated range) is on the cited line."""
+    checked = 0
+    for name, mset in M.published_sets().items():
+        lines = (SEEDS / mset.provenance["seed"]).read_text().splitlines()
+        for backend in mset.backends:
+            for key in mset.keys(backend):
+                e = mset.entry(backend, key)
+                found = _numbers(lines[e["line"] - 1])
+                stated = {e["median"]} if "low" not in e or e["median"] in found else {e["low"], e["high"]}
+                assert stated <= found, f"{name} {backend} {key}: {stated} not on line {e['line']}: {lines[e['line'] - 1]!r}"
+                checked += 1
+    assert checked >= 15
