@@ -30,16 +30,18 @@ LIBRARIES = ["passagemath-repl", "passagemath-schemes", "passagemath-pari", "gmp
              "py-arkworks-bls12381", "pymcl", "costbook"]
 
 
-def pin_single_thread() -> int | None:
-    """Restrict this process to one CPU; return that CPU (None where unsupported)."""
+def pin_single_thread() -> tuple:
+    """Restrict this process to one CPU; return (that CPU, the previous CPU set), or Nones
+    where the platform cannot pin."""
     for k, v in SINGLE_THREAD_ENV.items():
         os.environ.setdefault(k, v)
     try:
-        cpu = sorted(os.sched_getaffinity(0))[-1]
+        before = os.sched_getaffinity(0)
+        cpu = sorted(before)[-1]
         os.sched_setaffinity(0, {cpu})
-        return cpu
+        return cpu, before
     except (AttributeError, OSError):
-        return None
+        return None, None
 
 
 def machine_info() -> dict:
@@ -116,10 +118,10 @@ def measure(profile: str = "quick", out: Path | None = None, only=None, backends
         raise ValueError(f"unknown profile {profile!r} (have: {', '.join(PROFILES)})")
     prof = PROFILES[profile]
     out = Path(out) if out else measurements.local_path()
-    cpu = pin_single_thread()
     benches = collect(only, backends, report)
     if not benches:
         raise ValueError("no benchmark matches the given --only/--backend filters")
+    cpu, cpus_before = pin_single_thread()
 
     results: dict = {}
     bar = None
@@ -140,6 +142,8 @@ def measure(profile: str = "quick", out: Path | None = None, only=None, backends
     finally:
         if bar is not None:
             bar.close()
+        if cpus_before is not None:
+            os.sched_setaffinity(0, cpus_before)
 
     partial = bool(only or backends)
     if partial and out.exists():
