@@ -27,7 +27,7 @@ SINGLE_THREAD_ENV = {"RAYON_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
                      "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 LIBRARIES = ["passagemath-repl", "passagemath-schemes", "passagemath-pari", "gmpy2", "py-ecc",
-             "py-arkworks-bls12381", "pymcl", "costbook"]
+             "py-arkworks-bls12381", "pymcl", "mclbn256", "costbook"]
 
 
 def pin_single_thread() -> tuple:

@@ -11,7 +11,7 @@ Backend names are stable identifiers used in measurement files:
     libsodium           libsodium through ctypes
     py_ecc              the Ethereum Foundation's pure-Python pairing library
     arkworks            py-arkworks-bls12381 (Rust arkworks through PyO3)
-    mcl                 pymcl (herumi/mcl through pybind11)
+    mcl                 herumi/mcl: pymcl for BLS12-381, mclbn256 for BN254 (Nogami's curve)
     python              CPython's hashlib and built-in set
 """
 
@@ -27,4 +27,5 @@ MODULES = [
     "costbook.backends.ristretto255",
     "costbook.backends.pairing_curves",
     "costbook.backends.hash_to_curve",
+    "costbook.backends.mcl_bn254",
 ]

@@ -1,0 +1,28 @@
+"""Native backends that have no Sage twin in this book: check what they compute."""
+import pytest
+
+mclbn256 = pytest.importorskip("mclbn256")
+
+from costbook.backends import mcl_bn254
+
+
+def test_mclbn256_is_nogamis_bn254_and_bilinear():
+    P = mclbn256.G1().hash(b"point")
+    _, x, y = P.tostr().split()
+    x, y = int(x, 16), int(y, 16)
+    p = mcl_bn254.NOGAMI_BN254_P
+    assert (y * y - x ** 3 - 2) % p == 0            # y^2 = x^3 + 2: Nogami's curve, not alt_bn128
+    a, b = mclbn256.Fr(), mclbn256.Fr()
+    a.setRnd(); b.setRnd()
+    Q = mclbn256.G2().hash(b"other point")
+    e = P.pairing(Q)
+    assert P.mul(a).pairing(Q).equals(e.pow(a))
+    assert P.pairing(Q.mul(b)).equals(e.pow(b))
+    assert not P.mul(a).pairing(Q).equals(e.pow(b))  # and it is not trivially equal
+
+
+def test_mcl_bn254_benchmarks_run():
+    benches = mcl_bn254.benchmarks()
+    assert {b.key for b in benches} == {"bn254/g1_mul", "bn254/g2_mul", "bn254/gt_exp", "bn254/pairing"}
+    for b in benches:
+        b.prepare()()
