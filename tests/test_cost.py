@@ -67,3 +67,18 @@ def test_counting_by_running_code_nests():
     tally("sha256/64B")            # outside any block: recorded nowhere
     assert inner == {"sha256/64B": 2}
     assert outer == {"sha256/64B": 3}
+
+
+def test_derived_modexp_prices_are_opt_in_and_say_how():
+    # 6144-bit modulus measured at 256 and 6144 exponent bits: 5 ms and 150 ms
+    est = price({"modexp/6144/3200": 1}, TOY, "slow", derive=True)
+    (line,) = est.lines
+    assert line.unit_price == pytest.approx(5e-3 + (150e-3 - 5e-3) * (3200 - 256) / (6144 - 256))
+    assert line.note == "interpolated from modexp/6144/256 and modexp/6144/6144"
+    assert "note" in est.to_dict()["breakdown"][0]
+    above = price({"modexp/6144/7000": 1}, TOY, "slow", derive=True).lines[0]
+    assert above.note.startswith("extrapolated") and above.unit_price > 150e-3
+    with pytest.raises(MissingPrice):           # not without asking
+        price({"modexp/6144/3200": 1}, TOY, "slow")
+    with pytest.raises(MissingPrice):           # one measured length is not enough to derive
+        price({"modexp/6144/3200": 1}, TOY, "fast", derive=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence, Union
 
-from .keys import check_key
+from .keys import check_key, sizes
 
 
 class MissingPrice(LookupError):
@@ -67,6 +67,7 @@ class Line:
     count: float
     unit_price: float        # seconds
     backend: str
+    note: str = ""           # how the price was derived, when it was not measured as such
 
     @property
     def seconds(self) -> float:
@@ -98,7 +99,8 @@ class Estimate:
             "total_s": self.total,
             "breakdown": [
                 {"key": l.key, "count": l.count, "unit_price_s": l.unit_price,
-                 "backend": l.backend, "seconds": l.seconds} for l in self.lines],
+                 "backend": l.backend, "seconds": l.seconds, **({"note": l.note} if l.note else {})}
+                for l in self.lines],
         }
 
     def __str__(self):
@@ -118,13 +120,46 @@ def _fmt_seconds(s: float) -> str:
 BackendChoice = Union[str, Sequence[str], None]
 
 
+def modexp_by_exponent_length(measurements, backend: str, key: str):
+    """Price modexp/M/E from the measured exponent lengths at the same modulus M.
+
+    For a fixed modulus, square-and-multiply costs one squaring per exponent bit
+    plus one multiplication per window, so time is affine in the exponent length
+    (chapter 1 shows the fit).  Between two measured lengths the price is
+    interpolated linearly; outside them it is extrapolated from the nearest two.
+    Returns (seconds, note) or None when fewer than two lengths were measured.
+    """
+    if not key.startswith("modexp/"):
+        return None
+    m, e = sizes(key)["mod"], sizes(key)["exp"]
+    pts = sorted((sizes(k)["exp"], measurements.seconds(backend, k))
+                 for k in measurements.keys(backend) if k.startswith(f"modexp/{m}/"))
+    if len(pts) < 2:
+        return None
+    lo, hi = pts[0], pts[1]
+    for a, b in zip(pts, pts[1:]):
+        lo, hi = a, b
+        if e <= b[0]:
+            break
+    t = lo[1] + (hi[1] - lo[1]) * (e - lo[0]) / (hi[0] - lo[0])
+    verb = "interpolated" if lo[0] <= e <= hi[0] else "extrapolated"
+    return t, f"{verb} from modexp/{m}/{lo[0]} and modexp/{m}/{hi[0]}"
+
+
+DERIVATIONS = [modexp_by_exponent_length]
+
+
 def price(counts: Mapping[str, float], measurements, backends: BackendChoice = None,
-          label: str = "") -> Estimate:
+          label: str = "", derive: bool = False) -> Estimate:
     """Price `counts` with a MeasurementSet.
 
     `backends` is one backend name or a preference list: each key is priced by
     the first backend in the list that has it.  None means every backend in the
     file, in the file's order (useful for published files with one backend).
+
+    With `derive=True`, a key that no backend measured may be priced by one of
+    the DERIVATIONS (e.g. a modexp with an unmeasured exponent length); the
+    Estimate line then says how.  Without it, every key must be measured.
     """
     if isinstance(backends, str):
         order = [backends]
@@ -144,6 +179,14 @@ def price(counts: Mapping[str, float], measurements, backends: BackendChoice = N
                 lines.append(Line(key, n, measurements.seconds(b, key), b))
                 break
         else:
+            derived = None
+            if derive:
+                derived = next(((b, d) for b in order for rule in DERIVATIONS
+                                if (d := rule(measurements, b, key)) is not None), None)
+            if derived is not None:
+                b, (seconds, note) = derived
+                lines.append(Line(key, n, seconds, b, note))
+                continue
             raise MissingPrice(
                 f"{measurements.name}: no price for {key!r} in backend(s) {', '.join(order)}; "
                 f"measure it (costbook measure) or choose another source")
