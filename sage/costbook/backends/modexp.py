@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from ..harness import Benchmark
-from ..keys import modexp_key
+from ..keys import modexp_key, sizes
 
 MODULUS_BITS = (2048, 3072, 4096, 6144, 8192)
 
@@ -68,12 +68,16 @@ def powmod(backend: str, b: int, e: int, n: int) -> int:
     return int(BACKENDS[backend](b, e, n)())
 
 
+def benchmark(key: str, backend: str) -> Benchmark:
+    """The benchmark of any modexp/<M>/<E> key, measured sizes or not."""
+    if backend not in BACKENDS:
+        raise LookupError(f"no modexp backend {backend!r} (have: {', '.join(BACKENDS)})")
+    s = sizes(key)
+    ops = operands(s["mod"], s["exp"])
+    make = BACKENDS[backend]
+    return Benchmark(key, backend, lambda: make(*ops))
+
+
 def benchmarks() -> list:
-    out = []
-    for mbits in MODULUS_BITS:
-        for ebits in exponent_bits_for(mbits):
-            ops = operands(mbits, ebits)
-            for name, make in BACKENDS.items():
-                out.append(Benchmark(modexp_key(mbits, ebits), name,
-                                     lambda make=make, ops=ops: make(*ops)))
-    return out
+    return [benchmark(modexp_key(mbits, ebits), name)
+            for mbits in MODULUS_BITS for ebits in exponent_bits_for(mbits) for name in BACKENDS]

@@ -1,0 +1,95 @@
+"""Validation: predicted step times against a timed run of the real implementation.
+
+A cost model that is never checked against a run is a guess.  `validate_steps`
+does the check in one run, on one machine, so only ratios matter:
+
+1. the primitive keys that the step's count vector uses are measured now, in the
+   backend the implementation itself runs on (Sage's, for the book's code);
+2. each step is timed with the same harness;
+3. predicted = counts x those prices; error = measured / predicted - 1.
+
+What the prediction leaves out (multiplications, hashing, Python overhead) shows
+up as a positive error, which is the point: the table says how much of a step
+the model explains.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from .cost import Counts, price
+from .harness import Benchmark, Profile, Timing, run_benchmark, time_op
+from .measurements import SCHEMA, validate
+from .report import Table, fmt_time
+
+VALIDATION_PROFILE = Profile("validation", samples=5, min_batch_seconds=0.02, warmup_seconds=0.0)
+
+
+def find_benchmark(key: str, backend: str) -> Benchmark:
+    """The benchmark of `key` in `backend`, from the backend modules (any modexp size)."""
+    from .backends import MODULES, BackendUnavailable
+    if key.startswith("modexp/"):
+        from .backends import modexp
+        return modexp.benchmark(key, backend)
+    for name in MODULES:
+        try:
+            for b in importlib.import_module(name).benchmarks():
+                if b.key == key and b.backend == backend:
+                    return b
+        except (BackendUnavailable, ImportError):
+            continue
+    raise LookupError(f"no benchmark of {key!r} in backend {backend!r}")
+
+
+def measure_keys(keys, backend: str, profile: Profile = VALIDATION_PROFILE):
+    """Measure `keys` in `backend` now; return them as an in-memory MeasurementSet."""
+    results = {}
+    for key in sorted(set(keys)):
+        t = run_benchmark(find_benchmark(key, backend), profile)
+        results[key] = t.to_entry()
+    return validate({"schema": SCHEMA, "name": f"measured now ({backend})", "kind": "measured",
+                     "provenance": {"machine": {}, "libraries": {}, "date": "now",
+                                    "command": "costbook.validation.measure_keys",
+                                    "profile": profile.name},
+                     "results": {backend: results}})
+
+
+@dataclass(frozen=True)
+class StepCheck:
+    step: str
+    predicted: float
+    measured: Timing
+
+    @property
+    def error(self) -> float:
+        return self.measured.median / self.predicted - 1
+
+    def to_dict(self) -> dict:
+        return {"step": self.step, "predicted_s": self.predicted, "measured_s": self.measured.median,
+                "measured_q1_s": self.measured.q1, "measured_q3_s": self.measured.q3,
+                "error": self.error}
+
+
+def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[str, Counts],
+                   backend: str, profile: Profile = VALIDATION_PROFILE) -> list:
+    """Time each step callable and compare it with its count vector priced now."""
+    missing = set(steps) ^ set(counts)
+    if missing:
+        raise ValueError(f"steps and counts must name the same steps; mismatch: {sorted(missing)}")
+    prices = measure_keys({k for c in counts.values() for k in c}, backend, profile)
+    checks = []
+    for name, op in steps.items():
+        predicted = price(counts[name], prices, backend).total
+        measured = time_op(op, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
+                           warmup_seconds=profile.warmup_seconds)
+        checks.append(StepCheck(name, predicted, measured))
+    return checks
+
+
+def validation_table(checks, caption: str = "") -> Table:
+    t = Table(["step", "predicted", "measured (median)", "quartiles", "error"], caption=caption)
+    for c in checks:
+        t.add(c.step, fmt_time(c.predicted), fmt_time(c.measured.median),
+              f"{fmt_time(c.measured.q1)} – {fmt_time(c.measured.q3)}", f"{c.error:+.1%}")
+    return t
