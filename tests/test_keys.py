@@ -5,7 +5,8 @@ from costbook import keys
 
 @pytest.mark.parametrize("key", ["modexp/6144/256", "ristretto255/mul", "bls12_381/pairing",
                                  "bn254/gt_exp", "bls12_381/hash_to_g2", "sha256/64B",
-                                 "hashset/lookup/1000000", "rsa/4096/sign"])
+                                 "hashset/lookup/1000000", "rsa/4096/sign",
+                                 "step/punchcard/ristretto255/server_punch"])
 def test_known_keys(key):
     assert keys.check_key(key) == key and keys.describe(key)
 

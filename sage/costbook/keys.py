@@ -69,6 +69,11 @@ FAMILIES: list[Family] = [
            "one {hash} digest of a {bytes}-byte input", "hashing"),
     Family(rf"hashset/lookup/{_N.format('size')}",
            "membership test of a 32-byte key in a hash set holding {size} keys", "hashing"),
+    # Protocol-level times (a whole step of a scheme), for published step timings and
+    # validation runs; they are never mixed into primitive count vectors.
+    Family(r"step/(?P<scheme>[a-z0-9_]+)/(?P<step>[a-z0-9_]+(?:/[a-z0-9_]+)*)",
+           "one run of the step {step} of {scheme} (a protocol-level time, not a primitive)",
+           "protocol steps"),
     # Published black-box costs used by the traceable-mixnet baselines (seed 003).
     Family(rf"snark/(?P<system>groth16_merkle_sm|groth16_merkle_rsm)/(?P<phase>prove|verify)/{_N.format('set')}",
            "one {system} {phase} for a set of {set} elements (ZoKrates, Groth16, Poseidon Merkle tree)",
