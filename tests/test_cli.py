@@ -81,3 +81,27 @@ def test_console_script_is_installed():
     exe = __import__("shutil").which("costbook") or str(__import__("pathlib").Path(sys.executable).parent / "costbook")
     r = subprocess.run([exe, "check", str(measurements.reference_path())], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.startswith("ok")
+
+
+def test_scheme_options_are_checked():
+    from types import SimpleNamespace
+    from costbook.cli import _extra_options, scheme_options
+    toy = SimpleNamespace(OPTIONS={"params": ("aggressive", ["aggressive", "conservative"]), "n": (16, None)})
+    assert scheme_options(toy, {}) == {"params": "aggressive", "n": 16}
+    assert scheme_options(toy, _extra_options(["--n", "64", "--params=conservative"])) == \
+        {"params": "conservative", "n": 64}
+    with pytest.raises(ValueError, match="must be positive"):
+        scheme_options(toy, {"n": "0"})
+    with pytest.raises(ValueError, match="must be an integer"):
+        scheme_options(toy, {"n": "many"})
+    with pytest.raises(ValueError, match="must be one of aggressive, conservative"):
+        scheme_options(toy, {"params": "reckless"})
+    with pytest.raises(ValueError, match=r"unknown option\(s\) --m"):
+        scheme_options(toy, {"m": "4"})
+    with pytest.raises(ValueError, match="needs a value"):
+        _extra_options(["--n"])
+
+
+def test_unknown_scheme(capsys):
+    code, _, err = run(capsys, "estimate", "no-such-scheme")
+    assert code == 2 and "unknown scheme 'no-such-scheme'" in err

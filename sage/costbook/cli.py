@@ -2,8 +2,8 @@
 
     costbook measure [--profile quick|full] [--out FILE] [--only 'modexp/*'] [--backend gmp]
     costbook estimate --counts '{"modexp/6144/256": 5}' --source reference [--backend gmp,sage] [--json]
-    costbook estimate SCHEME [--params P] [--model M] [--source S] [--json]
-    costbook validate SCHEME [--json]
+    costbook estimate SCHEME [--params P] [--model M] [--<option> VALUE ...] [--source S] [--json]
+    costbook validate SCHEME [--<option> VALUE ...] [--json]
     costbook check FILE...          # schema-check measurement files
     costbook sources                # list the measurement files the book knows
 """
@@ -44,15 +44,52 @@ def cmd_measure(args) -> int:
     return 0
 
 
+def scheme_options(module, given: dict) -> dict:
+    """The scheme's OPTIONS filled from `given` (strings from the command line), checked."""
+    declared = getattr(module, "OPTIONS", {})
+    unknown = set(given) - set(declared)
+    if unknown:
+        raise ValueError(f"unknown option(s) {', '.join('--' + u for u in sorted(unknown))} for this "
+                         f"scheme (it takes: {', '.join('--' + o for o in declared) or 'none'})")
+    options = {}
+    for opt, (default, choices) in declared.items():
+        value = given.get(opt, default)
+        if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, str):
+            try:
+                value = int(value)
+            except ValueError:
+                raise ValueError(f"--{opt} must be an integer, got {value!r}") from None
+            if value <= 0:
+                raise ValueError(f"--{opt} must be positive, got {value}")
+        if choices and value not in choices:
+            raise ValueError(f"--{opt} must be one of {', '.join(map(str, choices))}, got {value!r}")
+        options[opt] = value
+    return options
+
+
+def _extra_options(extra: list) -> dict:
+    """`--name value` pairs left over by argparse, for scheme-specific options."""
+    out, it = {}, iter(extra)
+    for tok in it:
+        if not tok.startswith("--"):
+            raise ValueError(f"unexpected argument {tok!r}")
+        name, _, value = tok[2:].partition("=")
+        if not value:
+            value = next(it, None)
+            if value is None or value.startswith("--"):
+                raise ValueError(f"--{name} needs a value")
+        out[name.replace("-", "_")] = value
+    return out
+
+
 def cmd_estimate(args) -> int:
     if args.scheme:
         module = schemes.get(args.scheme)
-        options = {}
-        for opt, (default, choices) in getattr(module, "OPTIONS", {}).items():
-            value = getattr(args, opt, None) or default
-            if choices and value not in choices:
-                raise SystemExit(f"costbook: --{opt} must be one of {', '.join(choices)}, got {value!r}")
-            options[opt] = value
+        given = dict(args.scheme_options)
+        for opt in ("params", "model"):
+            if getattr(args, opt, None) is not None:
+                given[opt] = getattr(args, opt)
+        options = scheme_options(module, given)
         source = args.source or "published"
         if source == "published":
             source = f"published/{module.PUBLISHED}"
@@ -73,7 +110,7 @@ def cmd_validate(args) -> int:
     module = schemes.get(args.scheme)
     if not hasattr(module, "validate"):
         raise SystemExit(f"costbook: scheme {args.scheme!r} has no validation run")
-    result = module.validate()
+    result = module.validate(**scheme_options(module, args.scheme_options))
     print(json.dumps(result, indent=2) if args.json else module.format_validation(result))
     return 0
 
@@ -140,8 +177,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = parser().parse_args(argv)
+    p = parser()
+    args, extra = p.parse_known_args(argv)
     try:
+        if extra and not (args.command in ("estimate", "validate") and args.scheme):
+            p.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.scheme_options = _extra_options(extra)
         return args.func(args)
     except (measurements.MeasurementFileError, MissingPrice, UnknownPrimitiveKey, KeyError, ValueError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
