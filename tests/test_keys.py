@@ -24,3 +24,9 @@ def test_sizes_and_descriptions():
     assert keys.modexp_key(8192, 512) == "modexp/8192/512"
     with pytest.raises(ValueError, match="positive"):
         keys.modexp_key(0, 256)
+
+
+def test_readable_patterns():
+    shown = {keys.readable_pattern(f) for f in keys.FAMILIES}
+    assert {"modexp/<mod>/<exp>", "{bls12_381|bn254}/pairing", "hashset/lookup/<size>",
+            "step/<scheme>/<step>"} <= shown

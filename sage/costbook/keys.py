@@ -98,6 +98,26 @@ def family_of(key: str) -> Family:
         f"(known families: {', '.join(f.pattern for f in FAMILIES)})")
 
 
+def readable_pattern(fam: Family) -> str:
+    """A family's pattern as a reader writes it: modexp/<mod>/<exp>, {bls12_381|bn254}/g1_mul."""
+    out, i, p = [], 0, fam.pattern
+    while i < len(p):
+        m = re.match(r"\(\?P<(\w+)>", p[i:])
+        if not m:
+            out.append(p[i])
+            i += 1
+            continue
+        depth, j = 1, i + m.end()           # find the group's closing parenthesis
+        while depth:
+            depth += {"(": 1, ")": -1}.get(p[j], 0)
+            j += 1
+        body = p[i + m.end():j - 1]
+        out.append("{" + body + "}" if re.fullmatch(r"[\w|]+", body) and "|" in body
+                   else body if re.fullmatch(r"\w+", body) else f"<{m.group(1)}>")
+        i = j
+    return "".join(out).replace("\\", "")
+
+
 def check_key(key: str) -> str:
     family_of(key)
     return key

@@ -17,7 +17,7 @@ def fmt_time(seconds: float | None, digits: int = 3) -> str:
         return "—"
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
         if abs(seconds) >= scale or unit == "ns":
-            return f"{seconds / scale:.{digits}g} {unit}"
+            return f"{seconds / scale:.{digits}g}\u00a0{unit}"   # non-breaking: "493 µs" stays whole
     return f"{seconds:g} s"
 
 

@@ -34,7 +34,7 @@ def toc(root: Path) -> list:
             if loose:
                 out.append((None, loose))
                 loose = []
-            out.append((item["part"], [Path(c) for c in item.get("chapters", [])]))
+            out.append((item["part"], [Path(c) for c in item.get("chapters") or []]))
         else:
             raise BookConfigError(f"{Path(root) / '_quarto.yml'}: cannot read chapter entry {item!r}")
     if loose:
