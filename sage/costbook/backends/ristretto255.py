@@ -1,0 +1,117 @@
+"""ristretto255 (RFC 9496) in two backends: keys ``ristretto255/{mul,mul_base,from_hash,encode,decode}``.
+
+Backends:
+
+    sage        costbook.groups.ristretto255, this book's readable Sage code:
+                k*P through PARI's ellmul on Curve25519, k*B by a radix-16 table,
+                the rest in Python over GF(2^255 - 19); not constant time
+    libsodium   the system libsodium through ctypes (costbook.backends.libsodium)
+
+What one call does differs between them where libsodium has no finer call:
+
+* ``mul``, ``mul_base``, ``from_hash``: libsodium takes and returns encodings, so
+  its ``mul`` also decodes P and encodes the result, and its ``mul_base`` and
+  ``from_hash`` also encode theirs (a decode and an encode are a few percent of
+  a mul).  The Sage calls leave the result as a point.
+* ``decode``: libsodium's ``crypto_core_ristretto255_is_valid_point`` is exactly
+  its decoding (``ristretto255_frombytes``) with the point thrown away.
+* ``encode``: libsodium has no call that only encodes, so only Sage prices it.
+
+Inputs are fixed by a seed, so two runs time the same numbers: scalars are
+uniform mod ell (full size), the point P is the one-way map of fixed bytes.
+The libsodium calls go to the C functions directly with prepared buffers, so
+that the few microseconds of Python around them are not the binding's.
+"""
+from __future__ import annotations
+
+import ctypes
+import random
+
+from . import BackendUnavailable
+from ..harness import Benchmark
+
+def _inputs():
+    """(k, P's 64-byte preimage, 64 uniform bytes for from_hash), the same on every run."""
+    from ..groups.ristretto255 import random_scalar
+    rng = random.Random("costbook ristretto255 benchmarks")
+    return random_scalar(rng), rng.randbytes(64), rng.randbytes(64)
+
+
+# ---------------------------------------------------------------------------
+# sage
+
+def _sage(op: str):
+    from ..groups import ristretto255 as G
+    k, p_seed, h = _inputs()
+    P = G.from_uniform_bytes(p_seed)
+    if op == "mul":
+        return lambda: P * k
+    if op == "mul_base":
+        G.mul_base(k)                          # builds the fixed-base table, outside the timing
+        return lambda: G.mul_base(k)
+    if op == "from_hash":
+        return lambda: G.from_uniform_bytes(h)
+    Q = P * k                                  # a point with Z != 1, as protocols encode them
+    if op == "encode":
+        return lambda: G.encode(Q)
+    if op == "decode":
+        data = G.encode(Q)
+        return lambda: G.decode(data)
+    raise LookupError(f"no sage benchmark for ristretto255/{op}")
+
+
+# ---------------------------------------------------------------------------
+# libsodium
+
+def _libsodium(op: str):
+    from . import libsodium as S
+    so = S.lib()
+    k, p_seed, h = _inputs()
+    n = ctypes.create_string_buffer(k.to_bytes(S.SCALARBYTES, "little"), S.SCALARBYTES)
+    out = ctypes.create_string_buffer(S.BYTES)
+    p = S.crypto_core_ristretto255_from_hash(p_seed)
+    if op == "mul":
+        f = so.crypto_scalarmult_ristretto255
+        return lambda: f(out, n, p)
+    if op == "mul_base":
+        f = so.crypto_scalarmult_ristretto255_base
+        return lambda: f(out, n)
+    if op == "from_hash":
+        f = so.crypto_core_ristretto255_from_hash
+        return lambda: f(out, h)
+    if op == "decode":
+        f = so.crypto_core_ristretto255_is_valid_point
+        return lambda: f(p)
+    raise LookupError(f"no libsodium benchmark for ristretto255/{op}")
+
+
+SAGE_OPS = ("mul", "mul_base", "from_hash", "encode", "decode")
+LIBSODIUM_OPS = ("mul", "mul_base", "from_hash", "decode")
+
+LIBSODIUM_NOTES = {
+    "mul": "crypto_scalarmult_ristretto255: decode P, k*P, encode",
+    "mul_base": "crypto_scalarmult_ristretto255_base: k*B, encode",
+    "from_hash": "crypto_core_ristretto255_from_hash: the map, encode",
+    "decode": "crypto_core_ristretto255_is_valid_point (= ristretto255_frombytes)",
+}
+
+
+def _libsodium_available() -> bool:
+    from . import libsodium
+    try:
+        libsodium.lib()
+    except BackendUnavailable:
+        return False
+    return True
+
+
+def benchmarks() -> list:
+    """The sage benchmarks always; libsodium's when the library loads."""
+    benches = [Benchmark(f"ristretto255/{op}", "sage", lambda op=op: _sage(op),
+                         note="readable Sage code, not constant time")
+               for op in SAGE_OPS]
+    if _libsodium_available():
+        benches += [Benchmark(f"ristretto255/{op}", "libsodium", lambda op=op: _libsodium(op),
+                              note=LIBSODIUM_NOTES[op])
+                    for op in LIBSODIUM_OPS]
+    return benches
