@@ -13,7 +13,7 @@ PY     := $(VENV)/bin/python
 PROFILE ?= quick
 MEASURED := build/measurements/this-machine.json
 
-.PHONY: book setup measure chapters render test test-lib test-chapters reference measure-reference clean
+.PHONY: book setup measure chapters render test reference measure-reference screenshots clean
 
 book: render
 	@echo "Book: file://$(CURDIR)/build/book/index.html"
@@ -48,6 +48,17 @@ reference: setup
 measure-reference: setup
 	$(VENV)/bin/costbook measure --profile full --out build/measurements/reference-candidate.json
 	@echo "Inspect it, then move it into measurements/reference/ (one file) and run 'make reference'."
+
+# Look at what a reader sees: one PNG per rendered page (needs Debian's chromium).
+screenshots:
+	@command -v chromium >/dev/null || { echo "apt-get install chromium first"; exit 1; }
+	mkdir -p build/screenshots
+	for page in $$(cd build/book && find . -name '*.html' | sort); do \
+	  png=build/screenshots/$$(echo $$page | sed 's|^\./||; s|/|-|g; s|\.html$$|.png|'); \
+	  chromium --headless --no-sandbox --disable-gpu --disable-background-networking --no-first-run \
+	    --disable-component-update --disable-sync --user-data-dir=$$(mktemp -d) --virtual-time-budget=8000 \
+	    --window-size=1400,4000 --screenshot=$$png file://$(CURDIR)/build/book/$$page 2>/dev/null; \
+	  echo $$png; done
 
 clean:
 	rm -rf build _book
