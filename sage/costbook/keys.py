@@ -118,6 +118,16 @@ def readable_pattern(fam: Family) -> str:
     return "".join(out).replace("\\", "")
 
 
+# Families whose keys are whole protocol steps or black-box published systems: they can be
+# priced and compared, but they are not primitives and chapter 1 does not list them.
+PROTOCOL_LEVEL_GROUPS = frozenset({"protocol steps", "published baselines"})
+
+
+def is_primitive(key: str) -> bool:
+    """True for a primitive operation, False for a protocol-level key (a step, a published system)."""
+    return family_of(key).group not in PROTOCOL_LEVEL_GROUPS
+
+
 def check_key(key: str) -> str:
     family_of(key)
     return key
