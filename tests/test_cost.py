@@ -82,3 +82,17 @@ def test_derived_modexp_prices_are_opt_in_and_say_how():
         price({"modexp/6144/3200": 1}, TOY, "slow")
     with pytest.raises(MissingPrice):           # one measured length is not enough to derive
         price({"modexp/6144/3200": 1}, TOY, "fast", derive=True)
+
+
+def test_derived_prices_across_moduli_follow_the_fitted_power_law():
+    # t = M^2 ns at a 256-bit exponent and M^2 * 16 ns at 4096 bits, for two moduli
+    quad = published({"cb": {f"modexp/{m}/{e}": {"median": m * m * f, "unit": "ns", "line": 1}
+                             for m in (6144, 8192) for e, f in ((256, 1), (4096, 16))}})
+    line = price({"modexp/4096/256": 1}, quad, "cb", derive=True).lines[0]
+    assert line.unit_price == pytest.approx(4096 ** 2 * 1e-9)
+    assert line.note == "scaled from moduli of 6144 and 8192 bits (t ~ M^2.00 at 256-bit exponents)"
+    # an unmeasured exponent at an unmeasured modulus: interpolate in E, then scale in M
+    mid = price({"modexp/4096/2176": 1}, quad, "cb", derive=True).lines[0]
+    assert mid.unit_price == pytest.approx(4096 ** 2 * 8.5 * 1e-9)
+    with pytest.raises(MissingPrice):           # one modulus is not enough to fit a
+        price({"modexp/4096/256": 1}, TOY, "slow", derive=True)

@@ -44,8 +44,12 @@ def cmd_measure(args) -> int:
     return 0
 
 
-def scheme_options(module, given: dict) -> dict:
-    """The scheme's OPTIONS filled from `given` (strings from the command line), checked."""
+def scheme_options(module, given: dict, fill_defaults: bool = True) -> dict:
+    """The scheme's OPTIONS filled from `given` (strings from the command line), checked.
+
+    With fill_defaults=False only the options given are returned (checked all the same), so
+    the scheme's function keeps its own defaults (validate runs every parameter set by default).
+    """
     declared = getattr(module, "OPTIONS", {})
     unknown = set(given) - set(declared)
     if unknown:
@@ -53,6 +57,8 @@ def scheme_options(module, given: dict) -> dict:
                          f"scheme (it takes: {', '.join('--' + o for o in declared) or 'none'})")
     options = {}
     for opt, (default, choices) in declared.items():
+        if not fill_defaults and opt not in given:
+            continue
         value = given.get(opt, default)
         if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, str):
             try:
@@ -110,7 +116,10 @@ def cmd_validate(args) -> int:
     module = schemes.get(args.scheme)
     if not hasattr(module, "validate"):
         raise SystemExit(f"costbook: scheme {args.scheme!r} has no validation run")
-    result = module.validate(**scheme_options(module, args.scheme_options))
+    given = dict(args.scheme_options)
+    if args.params is not None:
+        given["params"] = args.params
+    result = module.validate(**scheme_options(module, given, fill_defaults=False))
     print(json.dumps(result, indent=2) if args.json else module.format_validation(result))
     return 0
 
@@ -164,6 +173,7 @@ def parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="run a scheme and compare measured with predicted step times")
     v.add_argument("scheme")
+    v.add_argument("--params", help="one named parameter set (default: all of them)")
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=cmd_validate)
 

@@ -8,6 +8,7 @@ that were tried; nothing is ever priced as zero by default.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence, Union
 
@@ -146,7 +147,37 @@ def modexp_by_exponent_length(measurements, backend: str, key: str):
     return t, f"{verb} from modexp/{m}/{lo[0]} and modexp/{m}/{hi[0]}"
 
 
-DERIVATIONS = [modexp_by_exponent_length]
+def modexp_by_modulus_size(measurements, backend: str, key: str):
+    """Price modexp/M/E at an unmeasured modulus M from the two nearest measured moduli.
+
+    At a fixed exponent length the price grows as a power of the modulus size,
+    t = c M^a (chapter 1 fits a); a is fitted on the two measured moduli nearest
+    to M (in log scale), each priced at E bits directly or by the exponent rule.
+    Returns (seconds, note), or None when M is measured or fewer than two moduli are.
+    """
+    if not key.startswith("modexp/"):
+        return None
+    m, e = sizes(key)["mod"], sizes(key)["exp"]
+    moduli = sorted({sizes(k)["mod"] for k in measurements.keys(backend) if k.startswith("modexp/")})
+    if m in moduli or len(moduli) < 2:
+        return None
+    m1, m2 = sorted(sorted(moduli, key=lambda x: abs(math.log(x / m)))[:2])
+
+    def at(mod):
+        k = f"modexp/{mod}/{e}"
+        if measurements.has(backend, k):
+            return measurements.seconds(backend, k)
+        got = modexp_by_exponent_length(measurements, backend, k)
+        return got[0] if got else None
+
+    t1, t2 = at(m1), at(m2)
+    if not t1 or not t2:
+        return None
+    a = math.log(t2 / t1) / math.log(m2 / m1)
+    return t1 * (m / m1) ** a, f"scaled from moduli of {m1} and {m2} bits (t ~ M^{a:.2f} at {e}-bit exponents)"
+
+
+DERIVATIONS = [modexp_by_exponent_length, modexp_by_modulus_size]
 
 
 def price(counts: Mapping[str, float], measurements, backends: BackendChoice = None,

@@ -254,3 +254,18 @@ def load_source(source: str) -> MeasurementSet:
 
 def published_sets() -> Mapping[str, MeasurementSet]:
     return {p.stem: load(p) for p in sorted(published_dir().glob("*.json"))}
+
+
+def combine(*sets: MeasurementSet, name: str | None = None) -> MeasurementSet:
+    """One MeasurementSet holding the backends of several, for pricing with prices from more
+    than one source (each line of an Estimate still names its backend).  Backend names must
+    not collide: the same backend in two files would make a price ambiguous."""
+    results, seen = {}, {}
+    for m in sets:
+        for b, entries in m.results.items():
+            if b in results:
+                raise MeasurementFileError(f"cannot combine {seen[b]} and {m.name}: both have backend {b!r}")
+            results[b], seen[b] = entries, m.name
+    # The parts were validated when loaded; a combination is never written to disk.
+    return MeasurementSet(name or " + ".join(m.name for m in sets), "combined",
+                          {"combined": [m.name for m in sets]}, results)

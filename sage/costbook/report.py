@@ -137,3 +137,12 @@ def geometric_mean(xs: Sequence[float]) -> float:
     if not xs:
         raise ValueError("geometric mean of nothing")
     return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def source(obj):
+    """The source code of a function or class, as a Markdown code block (Quarto and the offline
+    renderer both show it highlighted): the chapters put the code next to its math this way,
+    so what the reader sees is what runs."""
+    import inspect
+    from IPython.display import Markdown
+    return Markdown("```python\n" + inspect.getsource(obj).rstrip() + "\n```")

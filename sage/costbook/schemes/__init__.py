@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 
 REGISTRY: dict[str, str] = {
-    # "name": "module path",
+    "cs03": "costbook.schemes.cs03.model",
 }
 
 

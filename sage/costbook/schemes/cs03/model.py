@@ -1,0 +1,295 @@
+"""CS03 cost models: the seed's counts and the scheme's own, priced by the cost core.
+
+Two models of the same four steps (encrypt, prove, verify, decrypt):
+
+* ``seed_counts``: the exponentiations the seed note (002) counts, all in Z_{n^2}, with
+  its exponent lengths ("log(n)-bit", 256-bit, "2k-bit" = 512, "n^2-bit").  Priced with the
+  seed's rounded crypto-bigint prices they give the seed's printed estimates exactly.
+* ``spec_counts``: what the Sage implementation in this package actually computes, exponent
+  by exponent, in Z_{n^2}, Z_N and Gamma, as a formula in L = |n|, |N|, k, k', |rho|.  The
+  chapter checks it against the counts tallied by running the code.
+
+``estimate`` prices either model with any measurement file (the CLI's ``costbook
+estimate cs03``); ``validate`` times the implementation step by step against its counts.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ...cost import Counts, Estimate, price
+from ...counting import counting
+from ...keys import modexp_key
+from ... import measurements
+from ...report import Table, fmt_time
+
+PUBLISHED = "seed-002-crypto-bigint"
+ESTIMATES = "seed-002-cs03-estimates"       # the seed's printed results, compared, never used as prices
+STEPS = ("encrypt", "prove", "verify", "decrypt")
+
+
+@dataclass(frozen=True)
+class ParameterSet:
+    name: str
+    n_bits: int          # L = |n|; the seed's |N| = |n| too
+    seed_line: int       # where seed 002 names the parameter set
+
+
+PARAMETER_SETS = {
+    "conservative": ParameterSet("conservative", 4096, 65),
+    "aggressive": ParameterSet("aggressive", 3072, 77),
+}
+
+#: The seed's printed sizes in bytes, (value, line of seed 002): compared with ``seed_sizes``.
+SEED_PRINTED_SIZES = {
+    "conservative": {"ciphertext": (3072, 139), "proof": (1568, 143)},
+    "aggressive": {"ciphertext": (2304, 140), "proof": (1184, 144)},
+}
+
+OPTIONS = {
+    "params": ("conservative", tuple(PARAMETER_SETS)),
+    "model": ("seed", ("seed", "spec")),
+    "modulus_bits": (0, None),      # |n|; 0 means the parameter set's
+    "k": (256, None),               # challenge bits (the seed's k)
+    "k_prime": (128, None),         # statistical slack of the masks (spec model)
+    "rho_bits": (256, None),        # |rho|, the order of Gamma (P-256 in TZ's comparison)
+    "crt": ("no", ("no", "yes")),   # decryption with the factors p, q (spec model)
+}
+
+# The backends used by default: each key is priced by the first backend that has it.
+DEFAULT_BACKENDS = {
+    "published": ["crypto-bigint-rounded", "curve25519-dalek"],
+    "measured": ["gmp", "libsodium", "sage"],
+}
+
+
+# ---------------------------------------------------------------------------
+# The seed's model
+
+def seed_counts(n_bits: int, k: int = 256) -> dict:
+    """The seed's exponentiation counts per step, all modulo n^2 (|n^2| = 2L).
+
+    'log(n)-bit' exponents have L bits, 'n^2-bit' ones 2L, the challenge k bits and
+    the seed's masks '2k bits'; the 256-bit exponents of encrypt and prove are the
+    seed's message length ('assume m is 256 bits').
+    """
+    L, k = int(n_bits), int(k)          # plain ints, also when called with Sage Integers
+    e = lambda bits: modexp_key(2 * L, bits)
+    return {
+        "encrypt": Counts({e(L): 4, e(256): 1}),
+        "prove": Counts({e(L): 2, e(256): 1}) + Counts({e(2 * k): 7}),
+        "verify": Counts({e(k): 5}) + Counts({e(2 * k): 7}) + Counts({e(L): 1}),
+        "decrypt": Counts({e(2 * L): 2}),
+    }
+
+
+def seed_sizes(n_bits: int, k: int = 256) -> dict:
+    """|C| = 3 elements of Z_{n^2}; |tr| = '3 approx n-bit values, one 256-bit value' (bytes)."""
+    return {"ciphertext": 3 * 2 * int(n_bits) // 8, "proof": 3 * int(n_bits) // 8 + int(k) // 8}
+
+
+# ---------------------------------------------------------------------------
+# The scheme's own model
+
+def spec_counts(n_bits: int, k: int = 256, k_prime: int = 128, rho_bits: int = 256,
+                N_bits: int | None = None, hash_bits: int = 256, crt: bool = False) -> dict:
+    """Exponentiations of the implementation, per step, by ring and exponent length.
+
+    Exponent lengths are the nominal bounds of their ranges (a random draw is shorter
+    by a bit or two, which the tallied counts show): r < n/4 has L-2 bits; the masks
+    |r'| <= n 2^{k+k'-2}, so 2r' has L+k+k'-1 bits; |s'| <= N 2^{k+k'-2}; |m'| <= rho 2^{k+k'};
+    x_i < n^2/4 has 2L-2 bits, so 2(x2 + H x3) has 2L-1+|H| bits; 2t = n+1 has L bits.
+    Every exponentiation in Gamma is priced as a variable-base ristretto255 multiplication.
+    """
+    L, N = int(n_bits), int(N_bits or n_bits)
+    k, k_prime, rho_bits, hash_bits = int(k), int(k_prime), int(rho_bits), int(hash_bits)
+    for name, v in (("modulus bits", L), ("k", k), ("k'", k_prime), ("rho bits", rho_bits), ("N bits", N)):
+        if int(v) <= 0:
+            raise ValueError(f"{name} must be positive, got {v}")
+    n2 = lambda bits: modexp_key(2 * L, bits)
+    zN = lambda bits: modexp_key(N, bits)
+    gamma = "ristretto255/mul"
+    mask_n = L + k + k_prime - 1                 # 2r', 2r~
+    counts = {
+        # u = g^r, y1^r, y^ = y2 y3^H, v = y^^r   (h^m = 1 + mn is free)
+        "encrypt": Counts({n2(L - 2): 3, n2(hash_bits): 1}),
+        # com = g_^m h_^s; u', e', v'; delta' = gamma^m'; com' = g_^m' h_^s'
+        "prove": Counts({n2(mask_n): 3, gamma: 1}) + Counts({zN(rho_bits): 1}) + Counts({zN(N - 2): 1})
+                 + Counts({zN(rho_bits + k + k_prime): 1}) + Counts({zN(N + k + k_prime - 2): 1}),
+        # y^; u^2c g^2r~, e^2c y1^2r~, v^2c y^^2r~; delta^c gamma^m~; com^c g_^m~ h_^s~
+        "verify": Counts({n2(hash_bits): 1, n2(k + 1): 3, n2(mask_n): 3, gamma: 2}) + Counts({zN(k): 1})
+                  + Counts({zN(rho_bits + k + k_prime): 1}) + Counts({zN(N + k + k_prime - 2): 1}),
+    }
+    if crt:
+        # each of the three exponentiations mod n^2 becomes one mod p^2 and one mod q^2
+        # (|p^2| = L bits) with the exponent reduced mod p(p-1): about L bits
+        counts["decrypt"] = Counts({modexp_key(L, L): 6})
+    else:
+        # u^{2(x2 + H x3)}, u^{-x1}, (e u^{-x1})^{2t}
+        counts["decrypt"] = Counts({n2(2 * L - 1 + hash_bits): 1}) + Counts({n2(2 * L - 2): 1}) + Counts({n2(L): 1})
+    return counts
+
+
+def spec_sizes(n_bits: int, k: int = 256, k_prime: int = 128, rho_bits: int = 256,
+               N_bits: int | None = None) -> dict:
+    """|C| and the Fiat–Shamir proof (com, c, r~, s~, m~) in bytes, from proof.response_bytes."""
+    from .proof import response_bytes
+    n_bits, N_bits = int(n_bits), int(N_bits or n_bits)
+    parts = response_bytes(int(k), int(k_prime), n_bits, N_bits, int(rho_bits))
+    return {"ciphertext": 3 * ((2 * n_bits + 7) // 8), "proof": sum(parts.values()), "proof_parts": parts}
+
+
+# ---------------------------------------------------------------------------
+# Pricing
+
+def _pricing_source(source: measurements.MeasurementSet, backends, needs_gamma: bool):
+    """The set and backend list to price with; a published crypto-bigint file is combined with
+    seed 000's curve25519-dalek price when Gamma operations need one (0.01% of the total)."""
+    if backends is not None:
+        return source, list(backends)
+    if source.kind == "published":
+        order = [b for b in DEFAULT_BACKENDS["published"] if b in source.backends]
+        if needs_gamma and "curve25519-dalek" not in source.backends:
+            dalek = measurements.load_source("published/seed-000-punchcard-laptop")
+            source = measurements.combine(source, measurements.MeasurementSet(
+                dalek.name, dalek.kind, dalek.provenance, {"curve25519-dalek": dalek.results["curve25519-dalek"]}))
+            order.append("curve25519-dalek")
+        return source, order or None
+    order = [b for b in DEFAULT_BACKENDS["measured"] if b in source.backends]
+    return source, order or None
+
+
+def step_counts(model: str, n_bits: int, k: int = 256, k_prime: int = 128, rho_bits: int = 256,
+                crt: bool = False) -> dict:
+    if model == "seed":
+        return seed_counts(n_bits, k)
+    if model == "spec":
+        return spec_counts(n_bits, k, k_prime, rho_bits, crt=crt)
+    raise ValueError(f"unknown CS03 model {model!r} (seed or spec)")
+
+
+def price_steps(counts: dict, source, backends=None) -> dict:
+    """{step: Estimate} for a dict of step counts; derived modexp prices allowed and noted."""
+    needs_gamma = any(not key.startswith("modexp/") for c in counts.values() for key in c)
+    mset, order = _pricing_source(source, backends, needs_gamma)
+    return {step: price(c, mset, order, label=f"cs03 {step}", derive=True) for step, c in counts.items()}
+
+
+def estimate(source, backends=None, params="conservative", model="seed", modulus_bits=0,
+             k=256, k_prime=128, rho_bits=256, crt="no") -> dict:
+    """The CLI's `costbook estimate cs03`: per-step estimates, P, V and sizes, JSON-ready."""
+    if params not in PARAMETER_SETS:
+        raise ValueError(f"unknown parameter set {params!r} (have {', '.join(PARAMETER_SETS)})")
+    L = int(modulus_bits) or PARAMETER_SETS[params].n_bits
+    use_crt = {"no": False, "yes": True, False: False, True: True}[crt]
+    if model == "seed" and use_crt:
+        raise ValueError("the seed's model has no CRT decryption; use --model spec")
+    steps = price_steps(step_counts(model, L, k, k_prime, rho_bits, use_crt), source, backends)
+    sizes = seed_sizes(L, k) if model == "seed" else spec_sizes(L, k, k_prime, rho_bits)
+    out = {
+        "scheme": "cs03", "model": model, "params": params, "n_bits": L, "k": k,
+        **({"k_prime": k_prime, "rho_bits": rho_bits, "crt": use_crt} if model == "spec" else {}),
+        "source": steps["encrypt"].source,
+        "steps": {s: e.to_dict() for s, e in steps.items()},
+        "ms": {s: e.ms for s, e in steps.items()},
+        "P_ms": steps["encrypt"].ms + steps["prove"].ms,
+        "V_ms": steps["verify"].ms,
+        "sizes_bytes": {k_: v for k_, v in sizes.items() if k_ != "proof_parts"},
+    }
+    return out
+
+
+def format_estimate(result: dict) -> str:
+    head = (f"CS03, {result['model']} model, {result['params']} (n of {result['n_bits']} bits), "
+            f"priced with {result['source']}")
+    rows = [f"  {s:<8} {fmt_time(ms / 1e3):>10}" for s, ms in result["ms"].items()]
+    tail = [f"  P = encrypt + prove = {fmt_time(result['P_ms'] / 1e3)},  V = verify = {fmt_time(result['V_ms'] / 1e3)}",
+            f"  |C| = {result['sizes_bytes']['ciphertext']} B, |proof| = {result['sizes_bytes']['proof']} B"]
+    return "\n".join([head] + rows + tail)
+
+
+def reproduce_seed() -> list:
+    """The seed's printed estimates next to the seed's formulas priced with its rounded prices.
+
+    Returns rows (params, quantity, computed, printed, seed line) for every printed number.
+    """
+    prices = measurements.load_source(f"published/{PUBLISHED}")
+    printed = measurements.load_source(f"published/{ESTIMATES}")
+    rows = []
+    for ps in PARAMETER_SETS.values():
+        est = price_steps(seed_counts(ps.n_bits), prices, ["crypto-bigint-rounded"])
+        computed = {s: est[s].ms for s in STEPS}
+        computed["prover_total"] = computed["encrypt"] + computed["prove"]
+        computed["verifier_total"] = computed["verify"]
+        backend = f"seed-estimate-{ps.name}"
+        for q, value in computed.items():
+            entry = printed.entry(backend, f"step/cs03/{q}")
+            rows.append((ps.name, q, value, printed.seconds(backend, f"step/cs03/{q}") * 1e3, entry["line"], "ms"))
+        for q, value in seed_sizes(ps.n_bits).items():
+            pub, line = SEED_PRINTED_SIZES[ps.name][q]
+            rows.append((ps.name, f"{q} size", value, pub, line, "B"))
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# Running the implementation: counts by tally, and validation
+
+def run_steps(bits: int, params=None, seed: int = 2003, crt: bool = False):
+    """Run encrypt, prove, verify and decrypt once on the fixture key of `bits` bits.
+
+    Returns (tallied counts per step, callables that repeat each step) with a seeded RNG,
+    so the counts are reproducible.
+    """
+    from . import fixtures
+    from .proof import Parameters, Statement, prove, verify
+    from .scheme import decrypt, encrypt
+    from ...groups import ristretto255 as Gamma
+    params = params or Parameters()
+    sk, aux = fixtures.load(bits)
+    pk, rng = sk.pk, random.Random(seed)
+    m, label = Gamma.random_scalar(rng), b"costbook cs03 validation"
+    counts = {}
+    with counting() as c:
+        C, w = encrypt(pk, m, label, rng)
+    counts["encrypt"] = c
+    st = Statement(pk, aux, C, label, Gamma.GENERATOR * m)
+    with counting() as c:
+        pi = prove(st, w, params, rng)
+    counts["prove"] = c
+    with counting() as c:
+        ok = verify(st, pi, params)
+    counts["verify"] = c
+    with counting() as c:
+        got = decrypt(sk, C, label, crt=crt)
+    counts["decrypt"] = c
+    if not ok or got != m:
+        raise AssertionError("CS03 run failed: the honest proof must verify and decrypt to m")
+    steps = {
+        "encrypt": lambda: encrypt(pk, m, label, rng),
+        "prove": lambda: prove(st, w, params, rng),
+        "verify": lambda: verify(st, pi, params),
+        "decrypt": lambda: decrypt(sk, C, label, crt=crt),
+    }
+    return counts, steps
+
+
+def validate(params="both", **_ignored) -> dict:
+    """Time each step of the Sage implementation against its tallied counts priced now (Sage backend)."""
+    from ...validation import validate_steps
+    from .fixtures import FIXTURE_DIR
+    sets = list(PARAMETER_SETS.values()) if params in ("both", None) else [PARAMETER_SETS[params]]
+    out = {"scheme": "cs03", "backend": "sage", "runs": []}
+    for ps in sets:
+        counts, steps = run_steps(ps.n_bits)
+        checks = validate_steps(steps, counts, "sage")
+        out["runs"].append({"params": ps.name, "n_bits": ps.n_bits, "checks": [c.to_dict() for c in checks]})
+    out["worst_error"] = max(abs(c["error"]) for r in out["runs"] for c in r["checks"])
+    return out
+
+
+def format_validation(result: dict) -> str:
+    t = Table(["params", "step", "predicted", "measured", "error"])
+    for r in result["runs"]:
+        for c in r["checks"]:
+            t.add(r["params"], c["step"], fmt_time(c["predicted_s"]), fmt_time(c["measured_s"]), f"{c['error']:+.1%}")
+    return t.to_text() + f"\nworst |error|: {result['worst_error']:.1%}"
