@@ -75,3 +75,29 @@ def test_bad_arguments():
         time_op(lambda: None, samples=0)
     with pytest.raises(ValueError):
         time_op(lambda: None, per_call=0)
+
+
+def test_interleaved_timing_spreads_a_burst_over_every_operation():
+    """Two operations on one clock: a 5-round burst that slows everything 3x lands on
+    both in turn, so each keeps its true median (a burst in one stretch would not)."""
+    from costbook.harness import time_interleaved
+
+    class Machine:
+        def __init__(self):
+            self.now, self.calls = 0.0, 0
+
+        def __call__(self):
+            return self.now
+
+        def run(self, cost):
+            self.calls += 1
+            slow = 3.0 if 40 <= self.calls < 46 else 1.0     # a short burst of noise
+            self.now += cost * slow
+
+    m = Machine()
+    t = time_interleaved({"a": lambda: m.run(1e-3), "b": (lambda: m.run(4e-3), 2)},
+                         samples=7, min_batch_seconds=0.004, warmup_seconds=0.0, clock=m)
+    assert t["a"].median == pytest.approx(1e-3) and t["b"].median == pytest.approx(2e-3)
+    assert t["a"].samples == t["b"].samples == 7
+    with pytest.raises(ValueError):
+        time_interleaved({"a": lambda: None}, samples=0)

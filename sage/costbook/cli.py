@@ -65,8 +65,8 @@ def scheme_options(module, given: dict, fill_defaults: bool = True) -> dict:
                 value = int(value)
             except ValueError:
                 raise ValueError(f"--{opt} must be an integer, got {value!r}") from None
-            if value <= 0:
-                raise ValueError(f"--{opt} must be positive, got {value}")
+            if value < 0 or (value == 0 and default != 0):   # a default of 0 admits 0 (a size, a count)
+                raise ValueError(f"--{opt} must be {'non-negative' if default == 0 else 'positive'}, got {value}")
         if choices and value not in choices:
             raise ValueError(f"--{opt} must be one of {', '.join(map(str, choices))}, got {value!r}")
         options[opt] = value

@@ -118,6 +118,36 @@ def time_op(op: Callable[[], object], *, samples: int = 5, min_batch_seconds: fl
     return summarize(per_op, batch)
 
 
+def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 0.01,
+                     warmup_seconds: float = 0.02,
+                     clock: Callable[[], float] = time.perf_counter) -> dict:
+    """Time several operations in rounds, one batch of each per round: {name: Timing}.
+
+    `ops` maps a name to a callable, or to (callable, per_call).  When two things are to be
+    compared (a prediction from primitive prices against a timed step), timing them in turn
+    spreads a burst of machine noise over all of them instead of landing on one, so their
+    ratio survives a noisy machine better than when each is timed in one stretch.
+    """
+    if samples < 1:
+        raise ValueError(f"samples must be >= 1, got {samples}")
+    prepared = {}
+    for name, spec in ops.items():
+        op, per_call = spec if isinstance(spec, tuple) else (spec, 1)
+        t_end = clock() + warmup_seconds
+        op()
+        while clock() < t_end:
+            op()
+        prepared[name] = (op, per_call, calibrate_batch(op, min_batch_seconds, clock))
+    per_op = {name: [] for name in prepared}
+    for _ in range(samples):
+        for name, (op, per_call, batch) in prepared.items():
+            t0 = clock()
+            for _ in range(batch):
+                op()
+            per_op[name].append((clock() - t0) / (batch * per_call))
+    return {name: summarize(per_op[name], prepared[name][2]) for name in prepared}
+
+
 def run_benchmark(bench: Benchmark, profile: Profile,
                   clock: Callable[[], float] = time.perf_counter) -> Timing:
     op = bench.prepare()

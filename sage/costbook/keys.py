@@ -48,6 +48,9 @@ FAMILIES: list[Family] = [
     Family(r"ristretto255/encode", "encoding a ristretto255 element to 32 bytes", "ristretto255"),
     Family(r"ristretto255/decode", "decoding (and validating) 32 bytes to a ristretto255 element",
            "ristretto255"),
+    Family(r"(?P<group>ristretto255|bls12_381|bn254)/scalar_inv",
+           "inverting a nonzero scalar modulo the prime order of {group}'s group (its scalar field)",
+           "scalar fields"),
     Family(r"(?P<curve>bls12_381|bn254)/g1_mul",
            "variable-base scalar multiplication in G1 of {curve} (full-size scalar)", "pairing groups"),
     Family(r"(?P<curve>bls12_381|bn254)/g2_mul",
@@ -56,6 +59,12 @@ FAMILIES: list[Family] = [
            "exponentiation in the target group GT of {curve} (full-size exponent)", "pairing groups"),
     Family(r"(?P<curve>bls12_381|bn254)/pairing",
            "one full pairing e(P, Q) on {curve}: Miller loop and final exponentiation", "pairing groups"),
+    Family(r"(?P<curve>bls12_381)/(?P<group>g1|g2)_encode",
+           "compressing a point of {group} of {curve} to its ZCash encoding (48 or 96 bytes): "
+           "conversion to affine coordinates and the sign flag", "pairing groups"),
+    Family(r"(?P<curve>bls12_381)/(?P<group>g1|g2)_decode",
+           "decoding a compressed {group} point of {curve} with every check: canonical x, a square "
+           "root for y, and the subgroup check (membership in the order-r subgroup)", "pairing groups"),
     Family(r"(?P<curve>bls12_381)/hash_to_g1",
            "RFC 9380 hash_to_curve to G1 of {curve} (suite XMD:SHA-256_SSWU_RO_), short message",
            "pairing groups"),

@@ -146,13 +146,19 @@ def measure(profile: str = "quick", out: Path | None = None, only=None, backends
             os.sched_setaffinity(0, cpus_before)
 
     partial = bool(only or backends)
+    history = []
     if partial and out.exists():
-        # a filtered run refines an existing file of the same machine instead of replacing it
+        # a filtered run refines an existing file of the same machine instead of replacing it;
+        # the earlier runs stay on record in the provenance
         old = measurements.load(out)
         merged = {bk: dict(v) for bk, v in old.results.items()}
         for bk, entries in results.items():
             merged.setdefault(bk, {}).update(entries)
         results = merged
+        op = old.provenance
+        history = op.get("history", []) + [{"date": op.get("date"), "command": op.get("command"),
+                                             "profile": (op.get("profile") or {}).get("name")}]
+        name = name or old.name
     now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
     data = {
         "schema": measurements.SCHEMA,
@@ -169,6 +175,7 @@ def measure(profile: str = "quick", out: Path | None = None, only=None, backends
                         "warmup_seconds": prof.warmup_seconds},
             "threads": {"pinned_cpu": cpu, **SINGLE_THREAD_ENV},
             "unit": "seconds per operation (median of samples; each sample a timed batch)",
+            **({"history": history} if history else {}),
         },
         "results": results,
     }

@@ -104,6 +104,8 @@ def provenance_table(mset) -> Table:
                          f"{prof['min_batch_seconds'] * 1e3:g} ms, single-threaded")
         t.add("date", p["date"])
         t.add("command", p["command"])
+        for h in p.get("history", []):       # earlier runs that a filtered run refined
+            t.add("refines an earlier run", f"{h.get('date')}: {h.get('command')} ({h.get('profile')} profile)")
     else:
         t.add("seed", p["seed"])
         t.add("title", p["title"])

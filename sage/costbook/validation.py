@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from .cost import Counts, price
-from .harness import Benchmark, Profile, Timing, run_benchmark, time_op
+from .harness import Benchmark, Profile, Timing, run_benchmark, time_interleaved, time_op
 from .measurements import SCHEMA, validate
 from .report import Table, fmt_time
 
-VALIDATION_PROFILE = Profile("validation", samples=5, min_batch_seconds=0.02, warmup_seconds=0.0)
+VALIDATION_PROFILE = Profile("validation", samples=7, min_batch_seconds=0.02, warmup_seconds=0.0)
 
 
 def find_benchmark(key: str, backend: str) -> Benchmark:
@@ -73,18 +73,27 @@ class StepCheck:
 
 def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[str, Counts],
                    backend: str, profile: Profile = VALIDATION_PROFILE) -> list:
-    """Time each step callable and compare it with its count vector priced now."""
+    """Time each step callable and compare it with its count vector priced now.
+
+    The primitives the counts use and the steps themselves are timed in the same rounds
+    (``harness.time_interleaved``), so noise on a shared machine falls on both sides.
+    """
     missing = set(steps) ^ set(counts)
     if missing:
         raise ValueError(f"steps and counts must name the same steps; mismatch: {sorted(missing)}")
-    prices = measure_keys({k for c in counts.values() for k in c}, backend, profile)
-    checks = []
-    for name, op in steps.items():
-        predicted = price(counts[name], prices, backend).total
-        measured = time_op(op, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
-                           warmup_seconds=profile.warmup_seconds)
-        checks.append(StepCheck(name, predicted, measured))
-    return checks
+    keys = sorted({k for c in counts.values() for k in c})
+    benches = {k: find_benchmark(k, backend) for k in keys}
+    ops = {("key", k): (b.prepare(), b.per_call) for k, b in benches.items()}
+    ops.update({("step", name): op for name, op in steps.items()})
+    timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
+                             warmup_seconds=profile.warmup_seconds)
+    prices = validate({"schema": SCHEMA, "name": f"measured now ({backend})", "kind": "measured",
+                       "provenance": {"machine": {}, "libraries": {}, "date": "now",
+                                      "command": "costbook.validation.validate_steps",
+                                      "profile": profile.name},
+                       "results": {backend: {k: timed[("key", k)].to_entry() for k in keys}}})
+    return [StepCheck(name, price(counts[name], prices, backend).total, timed[("step", name)])
+            for name in steps]
 
 
 def validation_table(checks, caption: str = "") -> Table:

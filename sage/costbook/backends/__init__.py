@@ -28,4 +28,5 @@ MODULES = [
     "costbook.backends.pairing_curves",
     "costbook.backends.hash_to_curve",
     "costbook.backends.mcl_bn254",
+    "costbook.backends.punchcard",
 ]

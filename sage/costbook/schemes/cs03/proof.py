@@ -33,9 +33,9 @@ Side conditions checked by ``check_parameters``: 2^k <= rho, so that two challen
 agree modulo rho (the extractor divides by c - c' in Gamma); 2^k below the factors p', q'
 (guaranteed by the sizes); and rho 2^{k+k'+3} <= n, so that an honest m~ passes the range check.
 
-Where the ranges above rest on the implementations that follow the paper (IBM idemix,
-Hyperledger Ursa, Coinbase kryptology) rather than on our reading of the paper's text, the
-chapter says so.
+The ranges, the range check and the side conditions agree with xlab-si/emmy
+(crypto/encryption/cs_paillier.go), the one implementation found that does Section 5 in full
+and quotes the paper; the paper's own text could not be consulted (the chapter says so).
 """
 from __future__ import annotations
 
