@@ -3,6 +3,7 @@ import copy
 import json
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -111,15 +112,36 @@ def _numbers(text):
     return {float(x) for x in re.findall(r"(?<![\d.])\d*\.?\d+", text.replace(",", ""))}
 
 
+MIRRORS = Path(__file__).resolve().parents[2] / ".mirror"
+
+
+def _source_lines(source: str):
+    """Lines of a repository file cited as owner/name@commit:path, from a local mirror, or None."""
+    repo, _, rest = source.partition("@")
+    commit, _, path = rest.partition(":")
+    git_dir = MIRRORS / repo.replace("/", "+") / "repo"
+    if not git_dir.is_dir():
+        return None
+    out = subprocess.run(["git", "-C", str(git_dir), "show", f"{commit}:{path}"], capture_output=True, text=True)
+    return out.stdout.splitlines() if out.returncode == 0 else None
+
+
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="the seed notes (../shared/seeds) are not beside this checkout")
 def test_every_published_price_is_on_its_seed_line():
-    """A transcription check: each published number (or its stated range) is on the cited line."""
+    """A transcription check: each published number (or its stated range) is on the cited line.
+
+    An entry with a `source` cites a repository file the seed points to (a sample report); it is
+    checked against a local mirror of that repository where one exists, and skipped otherwise.
+    """
     checked = 0
     for name, mset in M.published_sets().items():
-        lines = (SEEDS / mset.provenance["seed"]).read_text().splitlines()
+        seed_lines = (SEEDS / mset.provenance["seed"]).read_text().splitlines()
         for backend in mset.backends:
             for key in mset.keys(backend):
                 e = mset.entry(backend, key)
+                lines = _source_lines(e["source"]) if "source" in e else seed_lines
+                if lines is None:
+                    continue
                 found = _numbers(lines[e["line"] - 1])
                 if "cumulative" in e:
                     # a derived average: the seed's cumulative total over its stated iterations

@@ -15,6 +15,8 @@ def fmt_time(seconds: float | None, digits: int = 3) -> str:
     """Seconds in the unit that keeps 1-3 digits before the point: 6.51 ms, 48.2 us."""
     if seconds is None:
         return "—"
+    if abs(seconds) >= 1000:                                  # 43,400 s, not 4.34e+04 s
+        return f"{seconds:,.0f}\u00a0s"
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
         if abs(seconds) >= scale or unit == "ns":
             return f"{seconds / scale:.{digits}g}\u00a0{unit}"   # non-breaking: "493 µs" stays whole

@@ -17,6 +17,7 @@ import importlib
 REGISTRY: dict[str, str] = {
     "cs03": "costbook.schemes.cs03.model",
     "punchcard": "costbook.schemes.punchcard.model",
+    "mixnet": "costbook.schemes.mixnet.model",
 }
 
 
