@@ -177,7 +177,31 @@ def modexp_by_modulus_size(measurements, backend: str, key: str):
     return t1 * (m / m1) ** a, f"scaled from moduli of {m1} and {m2} bits (t ~ M^{a:.2f} at {e}-bit exponents)"
 
 
-DERIVATIONS = [modexp_by_exponent_length, modexp_by_modulus_size]
+def msm_by_terms(measurements, backend: str, key: str):
+    """Price <curve>/<g>_msm/<k> from the two nearest measured term counts of the same group.
+
+    A bucket-method MSM costs about k / log k group additions: not linear, but smooth, so between
+    two measured sizes the price is interpolated linearly and beyond them extrapolated from the
+    two nearest.  Returns (seconds, note) or None with fewer than two measured sizes."""
+    if "_msm/" not in key:
+        return None
+    prefix, k = key.rsplit("/", 1)
+    k = int(k)
+    pts = sorted((int(x.rsplit("/", 1)[1]), measurements.seconds(backend, x))
+                 for x in measurements.keys(backend) if x.startswith(prefix + "/"))
+    if len(pts) < 2:
+        return None
+    lo, hi = pts[0], pts[1]
+    for a, b in zip(pts, pts[1:]):
+        lo, hi = a, b
+        if k <= b[0]:
+            break
+    t = lo[1] + (hi[1] - lo[1]) * (k - lo[0]) / (hi[0] - lo[0])
+    verb = "interpolated" if lo[0] <= k <= hi[0] else "extrapolated"
+    return t, f"{verb} from {prefix}/{lo[0]} and {prefix}/{hi[0]}"
+
+
+DERIVATIONS = [modexp_by_exponent_length, modexp_by_modulus_size, msm_by_terms]
 
 
 def price(counts: Mapping[str, float], measurements, backends: BackendChoice = None,

@@ -29,4 +29,5 @@ MODULES = [
     "costbook.backends.hash_to_curve",
     "costbook.backends.mcl_bn254",
     "costbook.backends.punchcard",
+    "costbook.backends.vectorcommit",
 ]

@@ -18,15 +18,28 @@ import hashlib
 import random
 
 from ..harness import Benchmark
+from ..keys import sizes
 
+#: Input lengths measured by default: 64 bytes, and the inputs the vector commitments hash
+#: (Merkle leaf 0x00 || n || 32-byte value = 41 B, inner node 0x01 || n || left || right = 73 B;
+#: Pointproofs' "hash_to_fr" || len || 32-byte value = 46 B).  Any other length: ``benchmark``.
+INPUT_BYTES = {"sha256": (41, 64, 73), "sha512": (46, 64)}
 SET_SIZES = (1_000, 10_000, 100_000, 1_000_000)
 PROBES = 1024
 
 
-def _digest(name: str):
+def _digest(name: str, length: int = 64):
     h = getattr(hashlib, name)
-    data = [random.Random(name).randbytes(64) for _ in range(1)][0]
+    data = random.Random(f"{name}/{length}").randbytes(length)
     return lambda: h(data).digest()
+
+
+def benchmark(key: str, backend: str = "python") -> Benchmark:
+    """The benchmark of any sha256/<n>B or sha512/<n>B key."""
+    if backend != "python":
+        raise LookupError(f"no hashing backend {backend!r} (have: python)")
+    s = sizes(key)
+    return Benchmark(key, backend, lambda: _digest(s["hash"], s["bytes"]))
 
 
 def _hashset(size: int):
@@ -46,8 +59,8 @@ def _hashset(size: int):
 
 
 def benchmarks() -> list:
-    out = [Benchmark(f"{name}/64B", "python", lambda name=name: _digest(name))
-           for name in ("sha256", "sha512")]
+    out = [Benchmark(f"{name}/{n}B", "python", lambda name=name, n=n: _digest(name, n))
+           for name, lengths in INPUT_BYTES.items() for n in lengths]
     out += [Benchmark(f"hashset/lookup/{size}", "python", lambda size=size: _hashset(size),
                       per_call=PROBES) for size in SET_SIZES]
     return out

@@ -18,6 +18,7 @@ REGISTRY: dict[str, str] = {
     "cs03": "costbook.schemes.cs03.model",
     "punchcard": "costbook.schemes.punchcard.model",
     "mixnet": "costbook.schemes.mixnet.model",
+    "veccom": "costbook.schemes.vectorcommit.model",
 }
 
 

@@ -1,0 +1,295 @@
+r"""Pointproofs (Gorbunov, Reyzin, Wee, Zhang, CCS 2020) over BLS12-381, written out in Sage.
+
+Notation: paper indices i in [1, N]; g1, g2 generate G1, G2; gT = e(g1, g2); m_i in Z_r.
+
+Setup (alpha is toxic waste):
+
+    prover:   g1^{alpha^i} for i in [1, 2N] \ {N+1}       (the hole at N+1 is what makes it binding)
+    verifier: g2^{alpha^i} for i in [1, N],  gT^{alpha^{N+1}}
+
+Commit:  C = prod_i (g1^{alpha^i})^{m_i}
+Prove i: pi_i = prod_{j != i} (g1^{alpha^{N+1-i+j}})^{m_j}        (exponents avoid alpha^{N+1})
+Verify:  e(C, g2^{alpha^{N+1-i}}) = e(pi_i, g2) * (gT^{alpha^{N+1}})^{m_i}
+
+because e(C, g2^{alpha^{N+1-i}}) = gT^{sum_j m_j alpha^{N+1-i+j}} and the j = i term is the
+gT^{m_i alpha^{N+1}} that the proof lacks.  The code (veccom @11264d2, the seed's version) moves
+everything to one pairing product with h = m_i^{-1}, so no GT exponentiation is needed:
+
+    e(C^h, g2^{alpha^{N+1-i}}) * e(pi_i^{-h}, g2) == gT^{alpha^{N+1}}      (a stored constant)
+
+Updates: changing m_i to m_i' multiplies C by (g1^{alpha^i})^{m_i' - m_i} and every proof pi_j,
+j != i, by (g1^{alpha^{N+1-j+i}})^{m_i' - m_i}.
+
+Aggregation (Pointproofs, 2020): for a set S of positions, t_i = H(i, C, S, m[S]) and
+pi_S = prod_{i in S} pi_i^{t_i}, verified by
+e(C, prod_{i in S} (g2^{alpha^{N+1-i}})^{t_i}) = e(pi_S, g2) * gT^{alpha^{N+1} sum_i m_i t_i};
+across commitments C_j with t'_j = H'(j, {C_j, S_j, m_j[S_j]}), pi = prod_j pi_{S_j}^{t'_j} and the
+check becomes a product of l + 1 pairings.  Aggregates stay one G1 point (48 bytes).
+
+Values are hashed to scalars as the 2019 code does: m = SHA-512("hash_to_fr" || len(v) as u32
+big-endian || v) mod r.  ``commit``/``prove`` follow the seed's code (one multiplication per term);
+``msm=True`` uses one multi-scalar multiplication instead (Pippenger, as the 2020 code does).
+
+Priced operations are tallied: ``bls12_381/g1_mul``, ``bls12_381/g2_mul`` (by the curve code),
+``bls12_381/g1_add``, ``bls12_381/g1_msm/<k>``, ``bls12_381/g2_msm/<k>``, ``bls12_381/pairing_product/<k>`` (k Miller
+loops and one final exponentiation), ``bls12_381/g1_decode`` and ``sha512/<bytes>B``.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import random
+from dataclasses import dataclass
+
+from ...counting import tally
+from ...groups import pairing_curves as PC
+
+C = PC.BLS12_381
+r = int(C.r)
+
+
+class InvalidProof(ValueError):
+    """A Pointproofs verification failure, with the reason."""
+
+
+def hash_to_fr(value: bytes) -> int:
+    """m = SHA-512("hash_to_fr" || len(value) u32 big-endian || value) mod r (veccom 2019)."""
+    data = b"hash_to_fr" + len(value).to_bytes(4, "big") + bytes(value)
+    tally(f"sha512/{len(data)}B")
+    return int.from_bytes(hashlib.sha512(data).digest(), "big") % r
+
+
+def challenge(*parts: bytes) -> int:
+    """The aggregation scalars t: SHA-512 of the length-prefixed parts, mod r (never 0)."""
+    data = b"".join(len(p).to_bytes(8, "big") + p for p in parts)
+    tally(f"sha512/{len(data)}B")
+    return int.from_bytes(hashlib.sha512(data).digest(), "big") % r or 1
+
+
+# ---------------------------------------------------------------------------
+# Multi-scalar multiplication and pairing products
+
+def pippenger(points, scalars, zero):
+    """sum_i scalars[i] * points[i] by the bucket method (window of about log2(k) - 2 bits).
+
+    Per window: each point is added to the bucket of its digit, then the buckets are summed
+    with a running sum (2^w additions), and the accumulator is doubled w times.
+    """
+    k = len(points)
+    if k != len(scalars):
+        raise ValueError(f"{k} points but {len(scalars)} scalars")
+    if k == 0:
+        return zero
+    w = max(1, k.bit_length() - 2)
+    scalars = [int(s) % r for s in scalars]
+    acc = zero
+    for shift in range(((r.bit_length() + w - 1) // w - 1) * w, -1, -w):
+        for _ in range(w):
+            acc = acc + acc
+        buckets = [zero] * (1 << w)
+        for P, s in zip(points, scalars):
+            d = (s >> shift) & ((1 << w) - 1)
+            if d:
+                buckets[d] = buckets[d] + P
+        running, window = zero, zero
+        for d in range((1 << w) - 1, 0, -1):
+            running = running + buckets[d]
+            window = window + running
+        acc = acc + window
+    return acc
+
+
+def g1_msm(points, scalars):
+    tally(f"bls12_381/g1_msm/{len(points)}")
+    return pippenger(points, scalars, C.E1(0))
+
+
+def g2_msm(points, scalars):
+    tally(f"bls12_381/g2_msm/{len(points)}")
+    return pippenger(points, scalars, C.E2(0))
+
+
+def pairing_product(pairs):
+    """prod_k e(P_k, Q_k): one Miller loop per pair and a single final exponentiation."""
+    tally(f"bls12_381/pairing_product/{len(pairs)}")
+    f = C.Fp12(1)
+    for P, Q in pairs:
+        f = f * C.miller_loop(P, Q)
+    return C.final_exponentiation(f)
+
+
+# ---------------------------------------------------------------------------
+# Parameters
+
+@dataclass(frozen=True)
+class Params:
+    n: int
+    g1: tuple           # g1[k] = g1^{alpha^{k+1}} for k in 0..2n-1; g1[n] is the hole (identity)
+    g2: tuple           # g2[k] = g2^{alpha^{k+1}} for k in 0..n-1
+    gt: object          # gT^{alpha^{n+1}} = e(g1^alpha, g2^{alpha^n})
+
+
+@functools.lru_cache(maxsize=8)
+def setup(n: int, seed: str = "costbook pointproofs") -> Params:
+    """Parameters for vectors of length n from a seeded alpha (for reading and testing only:
+    whoever knows alpha can forge; real parameters come from an MPC ceremony)."""
+    if int(n) < 1:
+        raise ValueError(f"vector length n must be at least 1, got {n}")
+    n = int(n)
+    alpha = random.Random(f"{seed}/{n}").randrange(2, r)
+    powers = [pow(alpha, k + 1, r) for k in range(2 * n)]
+    g1 = tuple(C.E1(0) if k == n else C.g1_mul(powers[k]) for k in range(2 * n))
+    g2 = tuple(C.g2_mul(powers[k]) for k in range(n))
+    return Params(n, g1, g2, C.pairing(g1[0], g2[n - 1]))
+
+
+def _check_index(pp: Params, i: int) -> int:
+    if not 0 <= int(i) < pp.n:
+        raise ValueError(f"index {i} out of range for a vector of length {pp.n}")
+    return int(i)
+
+
+def _values(pp: Params, values) -> list:
+    if len(values) != pp.n:
+        raise ValueError(f"expected {pp.n} values, got {len(values)}")
+    return [hash_to_fr(v) for v in values]
+
+
+def _sum_of_products(points, scalars, msm: bool):
+    if msm:
+        return g1_msm(points, scalars)
+    acc = C.E1(0)
+    for P, s in zip(points, scalars):          # the seed's code: one multiplication per term
+        if not P.is_zero():
+            acc = g1_add(acc, C.g1_mul(s, P))
+    return acc
+
+
+def g1_add(P, Q):
+    tally("bls12_381/g1_add")
+    return P + Q
+
+
+# ---------------------------------------------------------------------------
+# The scheme (0-based indices in the code; paper index = i + 1)
+
+def commit(pp: Params, values, msm: bool = False):
+    """C = prod_i (g1^{alpha^{i+1}})^{m_i}."""
+    return _sum_of_products(pp.g1[:pp.n], _values(pp, values), msm)
+
+
+def prove(pp: Params, values, i: int, msm: bool = False):
+    """pi_i = prod_{j != i} (g1^{alpha^{n+1-(i+1)+(j+1)}})^{m_j} = bases g1[n-i .. 2n-i) (hole at j = i)."""
+    i = _check_index(pp, i)
+    m = _values(pp, values)
+    bases = pp.g1[pp.n - i: 2 * pp.n - i]
+    if msm:
+        keep = [j for j in range(pp.n) if j != i]
+        return g1_msm([bases[j] for j in keep], [m[j] for j in keep])
+    return _sum_of_products(bases, m, msm=False)
+
+
+def verify(pp: Params, commitment, i: int, value: bytes, proof) -> bool:
+    """e(C^h, g2^{alpha^{n-i}}) * e(pi^{-h}, g2) == gT^{alpha^{n+1}} with h = m^{-1}."""
+    i = _check_index(pp, i)
+    m = hash_to_fr(value)
+    if m == 0:
+        raise InvalidProof("the value hashes to 0 (probability 2^-255): it cannot be opened")
+    h = pow(m, -1, r)
+    lhs = pairing_product([(C.g1_mul(h, commitment), pp.g2[pp.n - 1 - i]), (C.g1_mul(r - h, proof), C.G2)])
+    return lhs == pp.gt
+
+
+def verify_encoded(pp: Params, commitment, i: int, value: bytes, proof: bytes) -> bool:
+    """As the seed's benchmark does: decode the 48-byte proof (with its subgroup check), then verify."""
+    try:
+        tally("bls12_381/g1_decode")
+        P = PC.decompress(proof, "g1", C)
+    except PC.InvalidEncoding:
+        return False
+    return verify(pp, commitment, i, value, P)
+
+
+def commit_update(pp: Params, commitment, i: int, old: bytes, new: bytes):
+    """C' = C * (g1^{alpha^{i+1}})^{m_i' - m_i}."""
+    i = _check_index(pp, i)
+    return g1_add(commitment, C.g1_mul((hash_to_fr(new) - hash_to_fr(old)) % r, pp.g1[i]))
+
+
+def proof_update(pp: Params, proof, j: int, i: int, old: bytes, new: bytes):
+    """pi_j' = pi_j * (g1^{alpha^{n+1-(j+1)+(i+1)}})^{m_i' - m_i} for a change at i != j; unchanged if i = j."""
+    i, j = _check_index(pp, i), _check_index(pp, j)
+    if i == j:
+        return proof
+    return g1_add(proof, C.g1_mul((hash_to_fr(new) - hash_to_fr(old)) % r, pp.g1[pp.n - j + i]))
+
+
+# ---------------------------------------------------------------------------
+# Aggregation
+
+def _encode(P) -> bytes:
+    return PC.compress(P, C)
+
+
+def _t_same(commitment, S, values_S) -> list:
+    if len(S) == 1:
+        return [1]
+    head = [_encode(commitment), b"".join(int(i).to_bytes(8, "big") for i in S), *values_S]
+    return [challenge(int(i).to_bytes(8, "big"), *head) for i in S]
+
+
+def aggregate_same(pp: Params, commitment, S, values_S, proofs):
+    """pi_S = prod_{i in S} pi_i^{t_i} (one MSM of |S| terms in G1)."""
+    t = _t_same(commitment, S, values_S)
+    return g1_msm(list(proofs), t)
+
+
+def _same_parts(pp: Params, commitment, S, values_S):
+    """(G2 point prod (g2^{alpha^{n-i}})^{t_i}, sum m_i t_i) for one commitment."""
+    if len(set(S)) != len(S):
+        raise ValueError("positions in an aggregate must be distinct")
+    for i in S:
+        _check_index(pp, i)
+    t = _t_same(commitment, S, values_S)
+    m = [hash_to_fr(v) for v in values_S]
+    return t, m
+
+
+def verify_same(pp: Params, commitment, S, values_S, proof) -> bool:
+    """e(C, prod (g2^{alpha^{n-i}})^{t_i s}) * e(pi^{-s}, g2) == gT^{alpha^{n+1}}, s = (sum m_i t_i)^{-1}."""
+    t, m = _same_parts(pp, commitment, S, values_S)
+    total = sum(a * b for a, b in zip(m, t)) % r
+    if total == 0:
+        return False
+    s = pow(total, -1, r)
+    Q = g2_msm([pp.g2[pp.n - 1 - i] for i in S], [ti * s % r for ti in t])
+    return pairing_product([(commitment, Q), (C.g1_mul(r - s, proof), C.G2)]) == pp.gt
+
+
+def _t_cross(items) -> list:
+    """t'_j = H'(j, {C_j, S_j, m_j[S_j]}_j); 1 when there is a single commitment."""
+    if len(items) == 1:
+        return [1]
+    blob = b"".join(_encode(Cj) + b"".join(int(i).to_bytes(8, "big") for i in Sj) + b"".join(vj)
+                    for Cj, Sj, vj, _ in items)
+    return [challenge(j.to_bytes(8, "big"), blob) for j in range(len(items))]
+
+
+def aggregate_cross(pp: Params, items):
+    """items: (C_j, S_j, values_j, pi_{S_j}) with same-commitment aggregates; pi = prod_j pi_j^{t'_j}."""
+    return g1_msm([it[3] for it in items], _t_cross(items))
+
+
+def verify_cross(pp: Params, items, proof) -> bool:
+    """prod_j e(C_j, prod_i (g2^{alpha^{n-i}})^{t_{j,i} t'_j s}) * e(pi^{-s}, g2) == gT^{alpha^{n+1}}."""
+    tp = _t_cross(items)
+    parts = [_same_parts(pp, Cj, Sj, vj) for Cj, Sj, vj, _ in items]
+    total = sum(tpj * sum(a * b for a, b in zip(m, t)) for tpj, (t, m) in zip(tp, parts)) % r
+    if total == 0:
+        return False
+    s = pow(total, -1, r)
+    pairs = []
+    for (Cj, Sj, _, _), tpj, (t, _) in zip(items, tp, parts):
+        pairs.append((Cj, g2_msm([pp.g2[pp.n - 1 - i] for i in Sj], [ti * tpj * s % r for ti in t])))
+    pairs.append((C.g1_mul(r - s, proof), C.G2))
+    return pairing_product(pairs) == pp.gt

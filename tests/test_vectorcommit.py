@@ -1,0 +1,157 @@
+"""Vector commitments: Pointproofs and Merkle trees verify what they must, reject what they must,
+update consistently, and count what the formulas say; the seed's numbers are reproduced."""
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from costbook.schemes.vectorcommit import merkle, model, pointproofs as PP
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+N = 8
+VALS = model._values(N)
+NEW = model._values(N, "new")
+
+
+@pytest.fixture(scope="module")
+def pp():
+    return PP.setup(N)
+
+
+@pytest.fixture(scope="module")
+def com(pp):
+    return PP.commit(pp, VALS)
+
+
+def test_pointproofs_honest_and_rejected(pp, com):
+    for i in (0, 3, N - 1):
+        pi = PP.prove(pp, VALS, i)
+        assert PP.verify(pp, com, i, VALS[i], pi)
+        assert not PP.verify(pp, com, i, NEW[i], pi)                      # wrong value
+        assert not PP.verify(pp, com, (i + 1) % N, VALS[i], pi)           # wrong index
+        other = PP.commit(pp, NEW)
+        assert not PP.verify(pp, other, i, VALS[i], pi)                    # wrong commitment
+    assert PP.commit(pp, VALS, msm=True) == com and PP.prove(pp, VALS, 2, msm=True) == PP.prove(pp, VALS, 2)
+    with pytest.raises(ValueError, match="out of range"):
+        PP.prove(pp, VALS, N)
+    with pytest.raises(ValueError, match="expected 8 values"):
+        PP.commit(pp, VALS[:-1])
+    with pytest.raises(ValueError, match="at least 1"):
+        PP.setup(0)
+
+
+def test_pointproofs_encoded_proof_and_bad_encoding(pp, com):
+    pi = PP.PC.compress(PP.prove(pp, VALS, 1), PP.C)
+    assert PP.verify_encoded(pp, com, 1, VALS[1], pi)
+    assert not PP.verify_encoded(pp, com, 1, VALS[1], b"\xff" * 48)
+
+
+def test_pointproofs_updates_agree_with_recomputation(pp, com):
+    j, i = 5, 2
+    updated = list(VALS)
+    updated[j] = NEW[j]
+    assert PP.commit_update(pp, com, j, VALS[j], NEW[j]) == PP.commit(pp, updated)
+    assert PP.proof_update(pp, PP.prove(pp, VALS, i), i, j, VALS[j], NEW[j]) == PP.prove(pp, updated, i)
+    assert PP.proof_update(pp, PP.prove(pp, VALS, j), j, j, VALS[j], NEW[j]) == PP.prove(pp, VALS, j)
+
+
+def test_aggregation_same_and_cross(pp, com):
+    S = [1, 4, 6]
+    agg = PP.aggregate_same(pp, com, S, [VALS[i] for i in S], [PP.prove(pp, VALS, i) for i in S])
+    assert PP.verify_same(pp, com, S, [VALS[i] for i in S], agg)
+    assert not PP.verify_same(pp, com, [1, 4, 7], [VALS[i] for i in S], agg)
+    assert not PP.verify_same(pp, com, S, [VALS[1], VALS[4], NEW[6]], agg)
+    assert not PP.verify_same(pp, com, S, [VALS[i] for i in S], agg + PP.C.G1)   # tampered aggregate
+    comB = PP.commit(pp, NEW)
+    SB = [0, 2]
+    aggB = PP.aggregate_same(pp, comB, SB, [NEW[i] for i in SB], [PP.prove(pp, NEW, i) for i in SB])
+    items = [(com, S, [VALS[i] for i in S], agg), (comB, SB, [NEW[i] for i in SB], aggB)]
+    cross = PP.aggregate_cross(pp, items)
+    assert PP.verify_cross(pp, items, cross)
+    assert not PP.verify_cross(pp, items, cross + PP.C.G1)
+    assert not PP.verify_cross(pp, [items[0], (comB, SB, [NEW[0], VALS[2]], aggB)], cross)
+    assert not PP.verify_cross(pp, [items[0], (com, SB, [NEW[i] for i in SB], aggB)], cross)
+
+
+def test_merkle_encodings_against_hashlib():
+    vals = [bytes([i]) * 32 for i in range(5)]
+    T = merkle.Tree(vals)
+    n_le = (5).to_bytes(8, "little")
+    leaf = [hashlib.sha256(b"\x00" + n_le + v).digest() for v in vals]
+    node = lambda a, b: hashlib.sha256(b"\x01" + n_le + a + b).digest()
+    z = bytes(32)
+    level1 = [node(leaf[0], leaf[1]), node(leaf[2], leaf[3]), node(leaf[4], z)]
+    level2 = [node(level1[0], level1[1]), node(level1[2], z)]
+    assert T.root == node(*level2)
+    assert T.prove(4) == z + z + level2[0]
+
+
+def test_merkle_verify_and_updates():
+    n = 11
+    vals, new = model._values(n), model._values(n, "new")
+    T = merkle.Tree(vals)
+    for i in (0, 5, n - 1):
+        p = T.prove(i)
+        assert merkle.verify(n, T.root, i, vals[i], p) and len(p) == merkle.proof_bytes(n)
+        assert not merkle.verify(n, T.root, i, new[i], p)
+        assert not merkle.verify(n, T.root, (i + 1) % n, vals[i], p)
+        assert not merkle.verify(n, merkle.Tree(new).root, i, vals[i], p)
+    c, p = 9, 2
+    proof_c, proof_p = T.prove(c), T.prove(p)
+    root, helper = merkle.commit_update(n, c, proof_c, new[c])
+    T.update(c, new[c])
+    assert root == T.root
+    assert merkle.proof_update(n, proof_p, p, c, proof_c, new[c]) == T.prove(p)
+    assert merkle.proof_update(n, proof_p, p, c, proof_c, new[c], helper) == T.prove(p)
+    with pytest.raises(ValueError, match="n >= 2"):
+        merkle.Tree([b"x"])
+
+
+def test_counts_by_running_equal_the_formulas():
+    for n in (8, 13):
+        counts, _, h = model.run_ops(n)
+        formulas = {"pointproofs": model.pointproofs_counts(n), "merkle": model.merkle_counts(n, update_height=h)}
+        for key, c in counts.items():
+            scheme, op = key.split("/")
+            assert dict(c) == dict(formulas[scheme][op]), (n, key)
+    counts, _, _ = model.run_ops(8, msm=True)
+    assert dict(counts["pointproofs/commit"]) == dict(model.pointproofs_counts(8, msm=True)["commit"])
+
+
+def test_seed_claims_and_predictions():
+    for c, per_unit, n, units in model.reproduce_claims():
+        assert abs(per_unit / c.value_us - 1) < 0.05, (c, per_unit)      # the claims round the benchmarks
+    for scheme, op, n, pred, meas in model.predict_seed():
+        assert abs(meas / pred - 1) < 0.10, (scheme, op, pred, meas)
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the seed notes (../shared/seeds) are not beside this checkout")
+def test_claims_are_on_their_seed_lines():
+    lines = (SEEDS / "001_9e90762f00ccf010.txt").read_text().splitlines()
+    for c in model.SEED_CLAIMS:
+        assert c.claim in lines[c.line - 1]
+    assert "48 bytes" in lines[model.SEED_SIZE_LINES["pointproofs"] - 1]
+    assert "32 * log_2 n" in lines[model.SEED_SIZE_LINES["merkle"] - 1]
+
+
+def test_cli_estimate_and_validate(capsys):
+    from costbook.cli import main
+    assert main(["estimate", "veccom", "--source", "reference", "--n", "64", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["sizes"]["merkle"]["proof"] == 32 * 6 and d["ops"]["pointproofs/verify"]["seconds"] > 0
+    assert main(["estimate", "veccom", "--source", "reference", "--n", "1000", "--msm", "yes", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    notes = [l.get("note", "") for l in d["ops"]["pointproofs/prove"]["breakdown"]]
+    assert any("interpolated from bls12_381/g1_msm/256 and bls12_381/g1_msm/1024" in x for x in notes)
+    assert main(["estimate", "veccom", "--source", "published", "--n", "100", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["ops"]["pointproofs/commit"]["seconds"] == pytest.approx(26.945e-3, rel=0.01)
+    assert main(["estimate", "veccom", "--source", "published", "--msm", "yes"]) == 2     # the seed has no MSM
+    assert "no price" in capsys.readouterr().err
+    assert main(["validate", "veccom", "--n", "16", "--json"]) == 0
+    v = json.loads(capsys.readouterr().out)
+    assert v["runs"][0]["n"] == 16
+    assert all(0.5 < c["measured_s"] / c["predicted_s"] < 2 for c in v["runs"][0]["checks"]
+               if c["predicted_s"] > 1e-4)
