@@ -57,3 +57,18 @@ def test_cli_estimate_mixnet_published_and_reference(capsys):
     assert main(["estimate", "mixnet", "--source", "reference", "--n", "1000", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["rsa_accumulator_witness_s"] > 0 and d["curve_switch"]
+
+
+def test_protocol_estimates_and_the_m_option(capsys):
+    from costbook.cli import main
+    ref = measurements.load_source("reference")
+    small = model.protocol_estimate(ref, "dbsm", n=100, m=2)
+    more = model.protocol_estimate(ref, "dbsm", n=100, m=4)
+    assert more["mixer"].total > small["mixer"].total          # checking the others' proofs grows with m
+    assert more["querier"].total == pytest.approx(small["querier"].total)
+    bls = model.protocol_estimate(ref, "dbsm", n=100, m=2, curve="bls12_381")
+    assert bls["mixer"].total > small["mixer"].total
+    # --m is a scheme option, not an abbreviation of --model
+    assert main(["estimate", "mixnet", "--source", "reference", "--n", "100", "--m", "3", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["m"] == 3 and d["dbsm"]["mixer_s"] > 0 and d["dbrsm_implemented_parts"]["querier_s"] > 0

@@ -161,7 +161,8 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--no-progress", action="store_true")
     m.set_defaults(func=cmd_measure)
 
-    e = sub.add_parser("estimate", help="price a scheme or a count vector")
+    # allow_abbrev=False: scheme options such as --m (mix-servers) must not be taken for --model
+    e = sub.add_parser("estimate", help="price a scheme or a count vector", allow_abbrev=False)
     e.add_argument("scheme", nargs="?", help=f"one of: {', '.join(sorted(schemes.REGISTRY)) or '(none yet)'}")
     e.add_argument("--counts", help="JSON object key -> count, or @file.json")
     e.add_argument("--source", help="reference | local | book | published | published/NAME | FILE")
@@ -171,7 +172,8 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--json", action="store_true", help="machine-readable output")
     e.set_defaults(func=cmd_estimate)
 
-    v = sub.add_parser("validate", help="run a scheme and compare measured with predicted step times")
+    v = sub.add_parser("validate", help="run a scheme and compare measured with predicted step times",
+                       allow_abbrev=False)
     v.add_argument("scheme")
     v.add_argument("--params", help="one named parameter set (default: all of them)")
     v.add_argument("--json", action="store_true")

@@ -28,6 +28,7 @@ class Timing:
     samples: int
     batch: int
     unit: str = "s"
+    min: float | None = None      # the fastest sample: noise on a shared machine only ever adds time
 
     def to_entry(self) -> dict:
         return asdict(self)
@@ -74,7 +75,7 @@ def summarize(per_op_times: list[float], batch: int) -> Timing:
     else:
         q1 = q3 = xs[0]
     mad = statistics.median(abs(x - med) for x in xs)
-    return Timing(median=med, q1=q1, q3=q3, mad=mad, samples=len(xs), batch=batch)
+    return Timing(median=med, q1=q1, q3=q3, mad=mad, samples=len(xs), batch=batch, min=xs[0])
 
 
 def calibrate_batch(op: Callable[[], object], min_batch_seconds: float,

@@ -2,8 +2,8 @@
 
 Keys:
 
-    <group>/scalar_inv        k^{-1} mod the group order, for ristretto255 (mod ell) and
-                              bls12_381 (in F_r): the client's unmasking
+    <group>/scalar_inv        k^{-1} mod the group order, for ristretto255 (mod ell), bls12_381
+                              and bn254 (in F_r): the client's unmasking, Boneh-Boyen signing
     bls12_381/g{1,2}_encode   ZCash point compression (48 / 96 bytes)
     bls12_381/g{1,2}_decode   ZCash point decompression with the subgroup check
     hashset/lookup/<size>     the spent-card set, as the book's Sage code keeps it
@@ -36,6 +36,7 @@ from .hashing import PROBES, SET_SIZES, _hashset
 ORDERS = {
     "ristretto255": 2**252 + 27742317777372353535851937790883648493,
     "bls12_381": 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001,
+    "bn254": 0x30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001,   # the mixnet's signatures
 }
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from ...cost import Counts, price
 from ...keys import modexp_key
 from ... import measurements
+from ...report import fmt_time
 
 PUBLISHED = "seed-003-mixnet-traceable"
 BASELINES = "seed-003-mixnet-baselines"
@@ -37,6 +38,7 @@ COLLAB_FACTOR = 2            # Ozdemir-Boneh: a collaborative prover costs about
 OPTIONS = {
     "n": (N_SEED, None),
     "m": (M_SEED, None),
+    "curve": ("bn254", ("bn254", "bls12_381")),
 }
 
 
@@ -222,7 +224,7 @@ def dpk_shares() -> dict:
 # ---------------------------------------------------------------------------
 # costbook estimate mixnet
 
-def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED) -> dict:
+def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254") -> dict:
     """The published comparisons, and the baselines at n priced with `source` where it can.
 
     With the published source the three ratios come out of the seed's numbers; with a measured
@@ -241,11 +243,14 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED) -> dict:
     out["rsa_accumulator_witness_s"] = w.total
     out["rsa_accumulator_witness"] = w.to_dict()
     out["curve_switch"] = curve_switch(source) if "mcl" in source.backends else None
+    for proto in ("dbsm", "dbrsm"):
+        est = protocol_estimate(source, proto, n, m, curve, backends)
+        out[proto if proto == "dbsm" else "dbrsm_implemented_parts"] = {
+            "curve": curve, **{f"{party}_s": e.total for party, e in est.items()}}
     return out
 
 
 def format_estimate(result: dict) -> str:
-    from ...report import fmt_time
     lines = [f"traceable mixnets, n = {result['n']}, m = {result['m']}, priced with {result['source']}"]
     for r in result.get("ratios", []):
         lines.append(f"  {r['name']}: {fmt_time(r['baseline_s'])} / {fmt_time(r['ours_s'])} = {r['ratio']:.2f}x "
@@ -254,4 +259,55 @@ def format_estimate(result: dict) -> str:
         lines.append(f"  one RSA-accumulator witness (n = {result['n']}): {fmt_time(result['rsa_accumulator_witness_s'])}")
     for row in result.get("curve_switch") or []:
         lines.append(f"  {row['protocol']} DPK {row['side']}: BLS12-381 / BN254 = {row['ratio']:.2f}x")
+    for key in ("dbsm", "dbrsm_implemented_parts"):
+        if key in result:
+            r = result[key]
+            lines.append(f"  {key} on {r['curve']}: per mix-server {fmt_time(r['mixer_s'])}, querier {fmt_time(r['querier_s'])}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# The protocols in Sage (dbsm, dbrsm): counts priced, and validated against runs
+
+def protocol_estimate(source, protocol: str = "dbsm", n: int = N_SEED, m: int = M_SEED,
+                      curve: str = "bn254", backends=None) -> dict:
+    """Per-mix-server and querier seconds of one query, from the Sage code's counts.
+
+    DB-RSM counts cover its implemented parts only (the threshold-Paillier work is missing), so
+    its estimate is a lower bound."""
+    from . import dbrsm, dbsm
+    counts = {"dbsm": dbsm, "dbrsm": dbrsm}[protocol].party_counts(int(n), int(m), curve)
+    order = list(backends) if backends else [b for b in ("mcl", "arkworks", "libsodium", "sage")
+                                             if b in source.backends]
+    return {party: price(c, source, order, label=f"{protocol} {party}") for party, c in counts.items()}
+
+
+VALIDATION_SIZES = ((2, 2), (4, 2), (2, 3))
+
+
+def validate(**_ignored) -> dict:
+    """Time one whole DB-SM query of the Sage code (all parties, after the mix stand-in) at small
+    (n, m) against its counts priced with Sage prices measured in the same rounds."""
+    from ...validation import validate_steps
+    from . import dbsm
+    from .groups import groups
+    out = {"scheme": "mixnet", "backend": "sage", "runs": []}
+    for n, m in VALIDATION_SIZES:
+        G = groups("bn254")
+        rng = random.Random(f"costbook mixnet validation/{n}/{m}")
+        mo = dbsm.mix_outputs(G, n, m, rng)
+        name = f"DB-SM query, n = {n}, m = {m} (all parties)"
+        checks = validate_steps({name: lambda: dbsm.query(G, mo, rng)},
+                                {name: dbsm.party_counts(n, m, "bn254")["total"]}, "sage")
+        out["runs"].append({"n": n, "m": m, "checks": [c.to_dict() for c in checks]})
+    out["worst_error"] = max(abs(c["error"]) for r in out["runs"] for c in r["checks"])
+    return out
+
+
+def format_validation(result: dict) -> str:
+    from ...report import Table
+    t = Table(["n", "m", "what", "predicted", "measured", "error"])
+    for r in result["runs"]:
+        for c in r["checks"]:
+            t.add(r["n"], r["m"], c["step"], fmt_time(c["predicted_s"]), fmt_time(c["measured_s"]), f"{c['error']:+.1%}")
+    return t.to_text() + f"\nworst |error|: {result['worst_error']:.1%}"

@@ -536,7 +536,7 @@ def validate(curve: str = "ristretto255", punches: int = 10, db_size: int = 0,
 
 def format_validation(result: dict) -> str:
     from ...report import Table, fmt_time
-    t = Table(["step", "predicted", "measured (median)", "quartiles", "error"],
+    t = Table(["step", "predicted", "measured (fastest sample)", "quartiles", "error"],
               caption=f"punch card on {result['curve']}, Sage code, predicted from counts x Sage prices "
                       f"measured in the same run")
     for c in result["steps"]:

@@ -1,0 +1,292 @@
+r"""DB-SM: distributed proof of set membership for every input (paper Figure 8; notes §4.3).
+
+**Setting** (the output of the Mix protocol, ``mix_outputs``).  Sender i committed
+$\gamma_i = g_1^{v_i} h_1^{r_i}$ and gave each of the m mix-servers additive shares
+$v_i^{(k)}, r_i^{(k)}$.  Mix-server k permuted the list by $\tau_k$ (input j to position
+$\tau_k(j)$) and published a permutation commitment $a^{(k)}$ (``shuffle.commit_permutation``);
+the mix published the outputs $v'_{\tau(i)} = v_i$, $\tau = \tau_m\circ\dots\circ\tau_1$.
+The Mix protocol itself runs on threshold Paillier: **priced, not implemented** here — the
+stand-in draws the inputs, shares, permutations and commitments directly.
+
+**Query** (worst case: every input, every output).  For each i the querier Q learns whether
+
+$$\mathrm{PK}\{(v, r, b):\ \gamma_i = g_1^{v} h_1^{r}\ \wedge\ e(\tilde\sigma_i, X)\,e(\tilde\sigma_i, f_2)^{v} = e(g_1,f_2)^{b}\}$$
+
+holds, i.e. whether $\gamma_i$ opens to one of the $v'_j$ (Q signed exactly those), without
+learning which.
+
+| step | who | math |
+|---|---|---|
+| Q1 | Q | $x$, $X = f_2^x$; $\sigma_j = g_1^{1/(v'_j + x)}$ (``bbsig``); $E_j = \mathrm{Enc}(\sigma_j;\rho_j)$; publish $X,\sigma,E,\rho$ |
+| M1 | each $M_k$ | batch-verify the $\sigma_j$; recompute each $E_j$ from $\rho_j$ |
+| M2 | $M_m,\dots,M_1$ | $E \leftarrow$ ReEnc, reverse permutation ($E^{new}_j = \mathrm{ReEnc}(E_{\tau_k(j)})$) + shuffle proof against $a^{(k)}$ (inputs/outputs swapped) |
+| M3 | each $M_k$ | verify the m − 1 other shuffle proofs |
+| M4 | each $M_k$ | $b_{ik}$; $\tilde E_{ik} = \mathrm{ReEnc}(E_i^{b_{ik}};\rho)$; PoK$\{(\rho,b): \tilde E_0 = g_1^\rho E_0^b \wedge \tilde E_1 = pk^\rho E_1^b\}$ |
+| M5 | each $M_k$ | verify the m − 1 others' PoKs |
+| M6 | all | $\bar E_i = \prod_k \tilde E_{ik} = \mathrm{Enc}(\sigma_i^{b_i})$, $b_i = \sum_k b_{ik}$ |
+| M7 | each $M_k$ | decryption share of $\bar E_i$ with its Chaum–Pedersen proof; verify the others'; $\tilde\sigma_i = \sigma_i^{b_i} = g_1^{b_i/(v_i+x)}$ |
+| M8 | each $M_k$ | DPK commit $C_1^{(k)} = e(\tilde\sigma_i, f_2^{-\rho_v})\,e(g_1,f_2)^{\rho_b}$, $C_2^{(k)} = g_1^{\rho_v}h_1^{\rho_r}$; $c_i = H(\dots, \prod_k C^{(k)})$; $z^{(k)} = \rho^{(k)} + c_i\,(v_i^{(k)}, r_i^{(k)}, b_{ik})$ |
+| Q2 | Q | $z = \sum_k z^{(k)}$; accept iff $c_i = H(\dots,\ e(\tilde\sigma_i, X^{-c_i} f_2^{-z_v})\,e(g_1,f_2)^{z_b},\ \gamma_i^{-c_i} g_1^{z_v} h_1^{z_r})$ |
+
+The DPK is ``sigma``'s distributed protocol with the commitment computed as in the artifact
+(one pairing per prover and item, the $f_2^{-\rho_v}$ folded into the pairing argument).
+
+**Counts** (``step_counts``; the tests check that a run tallies exactly these).  $S_P = 7n + 5$ and
+$S_V = 9n + 11$ are the shuffle prover and verifier (``shuffle``).  Per mix-server:
+
+* M1: $4n$ g1_mul, 2 pairing, 1 gt_exp;  M2: $2n + S_P$ g1_mul;  M3: $(m-1) S_V$ g1_mul;
+* M4: $8n$ g1_mul;  M5: $6n(m-1)$;  M7: $3n + 4n(m-1)$;
+* M8: $n$ pairing, $n$ g2_mul, $n$ gt_exp, $2n$ g1_mul.
+
+Querier: Q1: $n$ scalar_inv, $3n$ g1_mul, 1 g2_mul;  Q2: $n$ pairing, $2n$ g2_mul, $n$ gt_exp,
+$3n$ g1_mul.  All linear in n; the mix-server's grows linearly in m through M3, M5, M7.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+
+from ...cost import Counts
+from . import bbsig, elgamal, shuffle, sigma
+from .groups import SYSTEM_RANDOM, groups
+
+CHEATS = ("permutation", "blinding", "decryption_share", "dpk_response")
+NOT_IMPLEMENTED = ("Mix protocol (threshold Paillier re-encryption mix, its shuffle proofs and "
+                   "decryption): priced, not implemented; mix_outputs draws its outputs directly",)
+
+
+def _is_integer(x) -> bool:
+    """An int or anything integral (a Sage Integer from a notebook cell), but not a bool or a float."""
+    try:
+        return not isinstance(x, bool) and operator.index(x) == x
+    except TypeError:
+        return False
+
+
+def check_sizes(n: int, m: int) -> None:
+    if not _is_integer(n) or n <= 0:
+        raise ValueError(f"n (the number of items) must be a positive integer, got {n!r}")
+    elgamal.check_m(m)
+
+
+def check_cheat(cheat, n: int) -> None:
+    if cheat is not None and cheat not in CHEATS:
+        raise ValueError(f"unknown cheat {cheat!r}: choose one of {CHEATS} or None")
+    if cheat == "permutation" and n < 2:
+        raise ValueError("the 'permutation' cheat swaps two items: it needs n >= 2")
+
+
+# ---------------------------------------------------------------------------
+# The state the Mix protocol leaves behind (stand-in)
+
+@dataclass
+class MixOutputs:
+    n: int
+    m: int
+    gammas: list             # gamma_i, input order
+    v_out: list              # v'_j, output order
+    v_shares: list           # v_shares[k][i]
+    r_shares: list
+    taus: list               # taus[k][j]: mix-server k sends position j to taus[k][j]
+    perm_comms: list         # (a^{(k)}, s^{(k)})
+    pk: object
+    pks: list
+    sks: list
+    secrets: dict = field(repr=False)   # v, r: for tests only
+
+
+def additive_shares(G, x: int, m: int, rng) -> list:
+    s = [G.random_scalar(rng) for _ in range(m - 1)]
+    return s + [(x - sum(s)) % G.q]
+
+
+def mix_outputs(G, n: int, m: int, rng) -> MixOutputs:
+    """Inputs, commitments, shares, permutations with their commitments, ElGamal keys."""
+    check_sizes(n, m)
+    v = [G.random_scalar(rng) for _ in range(n)]
+    r = [G.random_scalar(rng) for _ in range(n)]
+    gammas = [G.op(G.exp1(G.g1, vi), G.exp1(G.h1, ri)) for vi, ri in zip(v, r)]
+    vs = list(zip(*(additive_shares(G, x, m, rng) for x in v)))
+    rs = list(zip(*(additive_shares(G, x, m, rng) for x in r)))
+    taus = [shuffle.random_permutation(n, rng) for _ in range(m)]
+    pos = list(range(n))
+    for tau in taus:
+        pos = [tau[p] for p in pos]
+    v_out = [None] * n
+    for i, p in enumerate(pos):
+        v_out[p] = v[i]
+    pk, pks, sks = elgamal.keygen(G, m, rng)
+    return MixOutputs(n, m, gammas, v_out, [list(x) for x in vs], [list(x) for x in rs], taus,
+                      [shuffle.commit_permutation(G, t, rng) for t in taus], pk, pks, sks,
+                      {"v": v, "r": r})
+
+
+# ---------------------------------------------------------------------------
+# The DPK of a Boneh–Boyen signature on a committed value
+
+class BBRelation:
+    """PK{(v, r, b): gamma = g1^v h1^r and e(s~, X) e(s~, f2)^v = e(g1, f2)^b}, s~ = sig_tilde."""
+    tag, arity = "dbsm/dpk-bb", 3
+
+    def __init__(self, X, gamma, sig_tilde):
+        self.X, self.gamma, self.sig_tilde = X, gamma, sig_tilde
+
+    def commit(self, G, rho):
+        rv, rr, rb = rho
+        return (G.pair(self.sig_tilde, G.exp2(G.f2, -rv)) * G.expT(G.eg1f2, rb),
+                G.op(G.exp1(G.g1, rv), G.exp1(G.h1, rr)))
+
+    def recommit(self, G, c, z):
+        zv, zr, zb = z
+        return (G.pair(self.sig_tilde, G.op(G.exp2(self.X, -c), G.exp2(G.f2, -zv))) * G.expT(G.eg1f2, zb),
+                G.op(G.exp1(self.gamma, -c), G.op(G.exp1(G.g1, zv), G.exp1(G.h1, zr))))
+
+    def challenge(self, G, T):
+        return G.challenge(self.tag, self.X, self.gamma, self.sig_tilde, T)
+
+
+def blinding_relation(G, pk, E, E_bl) -> sigma.LinearRelation:
+    """PK{(rho, b): E~_0 = g1^rho E_0^b and E~_1 = pk^rho E_1^b}."""
+    return sigma.LinearRelation("dbsm/blinding", E_bl, ((G.g1, E[0]), (pk, E[1])), context=(E,))
+
+
+def verify_dpk(G, X, gamma, sig_tilde, proof) -> bool:
+    return sigma.verify(G, BBRelation(X, gamma, sig_tilde), proof)
+
+
+# ---------------------------------------------------------------------------
+# The query
+
+@dataclass
+class DBSMResult:
+    verdict: list            # Q's verdict per input item
+    checks: dict             # every check, by step, as the honest parties see it
+    transcript: dict         # everything published (for re-verification)
+    not_implemented: tuple = NOT_IMPLEMENTED
+
+
+def others(m):
+    """(checker, author) pairs: each mix-server checks every other one's proof."""
+    return [(k, j) for k in range(m) for j in range(m) if j != k]
+
+
+def query(G, mo: MixOutputs, rng=SYSTEM_RANDOM, cheat=None) -> DBSMResult:
+    """One DB-SM query over all n inputs; cheat makes mix-server 0 misbehave in one step."""
+    n, m, pk = mo.n, mo.m, mo.pk
+    check_cheat(cheat, n)
+    # Q1: signatures on the outputs and their encryptions
+    x, X = bbsig.keygen(G, rng)
+    sigs = [bbsig.sign(G, x, v) for v in mo.v_out]
+    E, rho = map(list, zip(*(elgamal.encrypt(G, pk, s, rng) for s in sigs)))
+    # M1: every mix-server checks them
+    sigs_ok = all([bbsig.batch_verify(G, X, mo.v_out, sigs, rng)
+                   and all(elgamal.encrypt(G, pk, s, rho=p)[0] == Ej for s, p, Ej in zip(sigs, rho, E))
+                   for _ in range(m)])
+    # M2: reverse re-encryption shuffle, mix-servers m..1
+    stages, cur = [None] * m, E
+    for k in reversed(range(m)):
+        tau = mo.taus[k]
+        new, rho_re = shuffle.reencrypt_permute(G, pk, cur, shuffle.inverse(tau), rng)
+        a, s = mo.perm_comms[k]
+        proof = shuffle.prove(G, pk, new, cur, a, tau, s, [-p for p in rho_re], rng)
+        if cheat == "permutation" and k == 0:
+            new[0], new[1] = new[1], new[0]
+        stages[k], cur = (new, cur, proof), new
+    # M3: each checks the others' shuffles
+    shuffle_ok = [all(shuffle.verify(G, pk, stages[j][0], stages[j][1], mo.perm_comms[j][0], stages[j][2])
+                      for k in range(m) if k != j) for j in range(m)]
+    # M4: encrypted blinded signatures with PoKs of the blinding factors
+    b = [[G.random_scalar(rng) for _ in range(n)] for _ in range(m)]
+    E_bl, pok_bl = [], []
+    for k in range(m):
+        row, proofs = [], []
+        for i, Ei in enumerate(cur):
+            used_b = b[k][i] + (1 if cheat == "blinding" and k == 0 and i == 0 else 0)
+            Et, rr = elgamal.reencrypt(G, pk, elgamal.power(G, Ei, used_b), rng)
+            row.append(Et)
+            proofs.append(sigma.prove(G, blinding_relation(G, pk, Ei, Et), (rr, b[k][i]), rng))
+        E_bl.append(row)
+        pok_bl.append(proofs)
+    # M5: each checks the others' PoKs, item by item
+    blinding_ok = [all(sigma.verify(G, blinding_relation(G, pk, cur[i], E_bl[j][i]), pok_bl[j][i])
+                       for k, j in others(m)) for i in range(n)]
+    # M6: homomorphic product
+    E_bar = [E_bl[0][i] for i in range(n)]
+    for k in range(1, m):
+        E_bar = [elgamal.mult(G, Eb, Et) for Eb, Et in zip(E_bar, E_bl[k])]
+    # M7: threshold decryption of the blinded signatures
+    D, pf_D = [[None] * n for _ in range(m)], [[None] * n for _ in range(m)]
+    for k in range(m):
+        for i in range(n):
+            D[k][i], pf_D[k][i] = elgamal.share_decrypt(G, E_bar[i], mo.sks[k], mo.pks[k], rng)
+    if cheat == "decryption_share":
+        D[0][0] = G.op(D[0][0], G.g1)
+    decryption_ok = [all(elgamal.verify_share(G, E_bar[i], mo.pks[j], D[j][i], pf_D[j][i])
+                         for k, j in others(m)) for i in range(n)]
+    sig_tilde = [elgamal.combine(G, E_bar[i], [D[k][i] for k in range(m)]) for i in range(n)]
+    # M8: the distributed PoK, one per item; witness shares (v_i^(k), r_i^(k), b_ik)
+    dpk = [sigma.prove_distributed(G, BBRelation(X, mo.gammas[i], sig_tilde[i]),
+                                   [(mo.v_shares[k][i], mo.r_shares[k][i], b[k][i]) for k in range(m)], rng)
+           for i in range(n)]
+    if cheat == "dpk_response":
+        z = [list(zk) for zk in dpk[0].z]
+        z[0][0] = (z[0][0] + 1) % G.q
+        dpk[0] = sigma.Proof(dpk[0].c, tuple(map(tuple, z)))
+    # Q2: the querier checks the DPKs
+    dpk_ok = [verify_dpk(G, X, mo.gammas[i], sig_tilde[i], dpk[i]) for i in range(n)]
+    all_ok = sigs_ok and all(shuffle_ok)
+    verdict = [all_ok and blinding_ok[i] and decryption_ok[i] and dpk_ok[i] for i in range(n)]
+    return DBSMResult(
+        verdict,
+        {"signatures": sigs_ok, "shuffle": shuffle_ok, "blinding": blinding_ok,
+         "decryption": decryption_ok, "dpk": dpk_ok},
+        {"X": X, "sigs": sigs, "E": E, "rho": rho, "shuffles": stages, "E_blinded": E_bl,
+         "pok_blinding": pok_bl, "E_bar": E_bar, "shares": D, "share_proofs": pf_D,
+         "sig_tilde": sig_tilde, "dpk": dpk})
+
+
+def run_dbsm(n: int, m: int, curve: str = "bn254", rng=SYSTEM_RANDOM, cheat=None) -> DBSMResult:
+    """Mix stand-in, then one DB-SM query; result.verdict[i] is the querier's verdict on input i."""
+    check_sizes(n, m)
+    n, m = int(n), int(m)
+    check_cheat(cheat, n)
+    G = groups(curve)
+    return query(G, mix_outputs(G, n, m, rng), rng, cheat)
+
+
+# ---------------------------------------------------------------------------
+# Operation counts per party (stated, not measured: the tests compare them with a run)
+
+def shuffle_counts(n: int) -> tuple:
+    """(prover, verifier) G1 exponentiations of one shuffle proof."""
+    return 7 * n + 5, 9 * n + 11
+
+
+def step_counts(n: int, m: int, curve: str = "bn254") -> dict:
+    """{step: Counts} for one mix-server (M*) and for the querier (Q*), one query over n items."""
+    check_sizes(n, m)
+    c = lambda **kw: Counts({f"{curve}/{k}": v for k, v in kw.items() if v})
+    sp, sv = shuffle_counts(n)
+    return {
+        "Q1 sign and encrypt": c(scalar_inv=n, g1_mul=3 * n, g2_mul=1),
+        "M1 check signatures": c(g1_mul=4 * n, pairing=2, gt_exp=1),
+        "M2 re-encrypt, reverse-permute, prove": c(g1_mul=2 * n + sp),
+        "M3 verify others' shuffles": c(g1_mul=(m - 1) * sv),
+        "M4 blind + PoK": c(g1_mul=8 * n),
+        "M5 verify others' PoKs": c(g1_mul=6 * n * (m - 1)),
+        "M7 decryption shares + proofs, verify others": c(g1_mul=3 * n + 4 * n * (m - 1)),
+        "M8 DPK commit and response": c(pairing=n, g2_mul=n, gt_exp=n, g1_mul=2 * n),
+        "Q2 verify DPKs": c(pairing=n, g2_mul=2 * n, gt_exp=n, g1_mul=3 * n),
+    }
+
+
+def party_counts(n: int, m: int, curve: str = "bn254") -> dict:
+    """{"mixer": per mix-server, "querier": Q, "total": Q + m mixers}."""
+    return sum_parties(step_counts(n, m, curve), m)
+
+
+def sum_parties(steps: dict, m: int) -> dict:
+    """Add up step counts whose names start with M (per mix-server) or Q (querier)."""
+    mixer = sum((v for k, v in steps.items() if k.startswith("M")), Counts())
+    querier = sum((v for k, v in steps.items() if k.startswith("Q")), Counts())
+    return {"mixer": mixer, "querier": querier, "total": querier + m * mixer}
