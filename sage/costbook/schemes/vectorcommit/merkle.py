@@ -25,6 +25,20 @@ from ...counting import tally
 EMPTY = bytes(32)
 
 
+def _check_index(n: int, i: int, what: str = "index") -> int:
+    if not 0 <= int(i) < n:
+        raise ValueError(f"{what} {i} out of range for a vector of length {n}")
+    return int(i)
+
+
+def _check_length(data: bytes, depth: int, what: str) -> bytes:
+    # a short proof or helper would otherwise be sliced silently into a malformed proof
+    if data is None or len(data) != 32 * depth:
+        got = "none" if data is None else len(data)
+        raise ValueError(f"{what} must be {32 * depth} bytes (32 per level, {depth} levels), got {got}")
+    return data
+
+
 def _sha256(data: bytes) -> bytes:
     tally(f"sha256/{len(data)}B")
     return hashlib.sha256(data).digest()
@@ -59,14 +73,9 @@ class Tree:
     def root(self) -> bytes:
         return self.nodes[1]
 
-    def _check(self, i: int) -> int:
-        if not 0 <= int(i) < self.n:
-            raise ValueError(f"index {i} out of range for a vector of length {self.n}")
-        return int(i)
-
     def prove(self, i: int) -> bytes:
         """The D sibling hashes of leaf i, leaf level first (no hashing: copied from the tree)."""
-        a = (1 << self.depth) + self._check(i)
+        a = (1 << self.depth) + _check_index(self.n, i)
         out = []
         while a > 1:
             out.append(self.nodes[a ^ 1])
@@ -75,7 +84,7 @@ class Tree:
 
     def update(self, i: int, v: bytes) -> None:
         """Rehash leaf i and its D ancestors in the stored tree."""
-        a = (1 << self.depth) + self._check(i)
+        a = (1 << self.depth) + _check_index(self.n, i)
         self.nodes[a] = self.leaf(v)
         while a > 1:
             a //= 2
@@ -86,8 +95,7 @@ def _path(tree_params, i: int, proof: bytes, v: bytes):
     """Recompute the path from leaf i with value v: (root, path nodes at heights 0..D-1)."""
     n, depth = tree_params
     n_le = n.to_bytes(8, "little")
-    if len(proof) != 32 * depth:
-        raise ValueError(f"a proof is {32 * depth} bytes for n = {n}, got {len(proof)}")
+    _check_length(proof, depth, "a proof")
     cur = _sha256(b"\x00" + n_le + bytes(v))
     path = []
     for h in range(depth):
@@ -104,26 +112,29 @@ def params(n: int):
 
 
 def verify(n: int, root: bytes, i: int, v: bytes, proof: bytes) -> bool:
-    if not 0 <= i < n:
-        raise ValueError(f"index {i} out of range for a vector of length {n}")
+    _check_index(n, i)
     return _path(params(n), i, proof, v)[0] == root
 
 
 def commit_update(n: int, i: int, proof_i: bytes, new: bytes):
     """(new root, helper): the changed leaf's new path; the siblings on it do not change."""
-    root, path = _path(params(n), i, proof_i, new)
+    root, path = _path(params(n), _check_index(n, i), proof_i, new)
     return root, b"".join(path)
 
 
 def proof_update(n: int, proof_p: bytes, p: int, c: int, proof_c: bytes, new_c: bytes,
                  helper: bytes | None = None) -> bytes:
     """Update the proof of p after position c changed to new_c (p != c): one entry changes."""
+    depth = params(n)[1]
+    p, c = _check_index(n, p, "position p"), _check_index(n, c, "changed position c")
     if p == c:
         raise ValueError("the proof of the changed position is its own path: use commit_update's inputs")
+    _check_length(proof_p, depth, "the proof to update")
     h = (p ^ c).bit_length() - 1                      # the height where the two paths meet, minus one
     if helper is not None:
-        entry = helper[32 * h: 32 * h + 32]           # a copy, no hashing
+        entry = _check_length(helper, depth, "the helper")[32 * h: 32 * h + 32]   # a copy, no hashing
     else:
+        _check_length(proof_c, depth, "the changed position's proof")
         n_le = n.to_bytes(8, "little")
         entry = _sha256(b"\x00" + n_le + bytes(new_c))
         for k in range(h):

@@ -25,6 +25,13 @@ pi_S = prod_{i in S} pi_i^{t_i}, verified by
 e(C, prod_{i in S} (g2^{alpha^{N+1-i}})^{t_i}) = e(pi_S, g2) * gT^{alpha^{N+1} sum_i m_i t_i};
 across commitments C_j with t'_j = H'(j, {C_j, S_j, m_j[S_j]}), pi = prod_j pi_{S_j}^{t'_j} and the
 check becomes a product of l + 1 pairings.  Aggregates stay one G1 point (48 bytes).
+The scalars are hashed as pointproofs @1480e0e does (hash_to_field_pointproofs.rs): the transcript
+once, d = SHA-512(ser(C) || S || m[S]) with ser(C) = 0x00 (ciphersuite) || 48-byte C and S as
+8-byte big-endian positions, then t_i = H_F(i || d) for each i in S, with H_F(x) = SHA-512(x) mod r
+(0 mapped to 1); likewise d' over all (C_j, S_j, m_j[S_j]) and t'_j = H_F(j || d').  Hashing the
+transcript once keeps aggregation linear in |S| (SPEC.md: "to improve efficiency").  As there, the
+values are concatenated without lengths; two value lists with the same concatenation get the same
+t, which leaves a forger a few tries at a 1/r event, not an attack.
 
 Values are hashed to scalars as the 2019 code does: m = SHA-512("hash_to_fr" || len(v) as u32
 big-endian || v) mod r.  ``commit``/``prove`` follow the seed's code (one multiplication per term);
@@ -52,18 +59,26 @@ class InvalidProof(ValueError):
     """A Pointproofs verification failure, with the reason."""
 
 
+def _sha512(data: bytes) -> bytes:
+    tally(f"sha512/{len(data)}B")
+    return hashlib.sha512(data).digest()
+
+
 def hash_to_fr(value: bytes) -> int:
     """m = SHA-512("hash_to_fr" || len(value) u32 big-endian || value) mod r (veccom 2019)."""
     data = b"hash_to_fr" + len(value).to_bytes(4, "big") + bytes(value)
-    tally(f"sha512/{len(data)}B")
-    return int.from_bytes(hashlib.sha512(data).digest(), "big") % r
+    return int.from_bytes(_sha512(data), "big") % r
 
 
-def challenge(*parts: bytes) -> int:
-    """The aggregation scalars t: SHA-512 of the length-prefixed parts, mod r (never 0)."""
-    data = b"".join(len(p).to_bytes(8, "big") + p for p in parts)
-    tally(f"sha512/{len(data)}B")
-    return int.from_bytes(hashlib.sha512(data).digest(), "big") % r or 1
+def hash_to_field(data: bytes) -> int:
+    """H_F(data) = SHA-512(data) mod r, with 0 mapped to 1 (pointproofs 2020, for the scalars t)."""
+    return int.from_bytes(_sha512(data), "big") % r or 1
+
+
+def _transcript(commitment, S, values_S) -> bytes:
+    """ser(C) || S || m[S] as pointproofs serializes it (ciphersuite byte 0, 8-byte positions)."""
+    return (b"\x00" + _encode(commitment) + b"".join(int(i).to_bytes(8, "big") for i in S)
+            + b"".join(bytes(v) for v in values_S))
 
 
 # ---------------------------------------------------------------------------
@@ -231,25 +246,36 @@ def _encode(P) -> bytes:
     return PC.compress(P, C)
 
 
+def _check_set(pp: Params, S, values_S, proofs=None) -> None:
+    if not S:
+        raise ValueError("an aggregate needs at least one position")
+    if len(set(S)) != len(S):
+        raise ValueError("positions in an aggregate must be distinct")
+    for i in S:
+        _check_index(pp, i)
+    if len(values_S) != len(S) or (proofs is not None and len(proofs) != len(S)):
+        got = f"{len(values_S)} values" + ("" if proofs is None else f" and {len(proofs)} proofs")
+        raise ValueError(f"{len(S)} positions but {got}")
+
+
 def _t_same(commitment, S, values_S) -> list:
+    """t_i = H_F(i || SHA-512(ser(C) || S || m[S])) for i in S; 1 for a single position."""
     if len(S) == 1:
         return [1]
-    head = [_encode(commitment), b"".join(int(i).to_bytes(8, "big") for i in S), *values_S]
-    return [challenge(int(i).to_bytes(8, "big"), *head) for i in S]
+    d = _sha512(_transcript(commitment, S, values_S))
+    return [hash_to_field(int(i).to_bytes(8, "big") + d) for i in S]
 
 
 def aggregate_same(pp: Params, commitment, S, values_S, proofs):
     """pi_S = prod_{i in S} pi_i^{t_i} (one MSM of |S| terms in G1)."""
+    _check_set(pp, S, values_S, proofs)
     t = _t_same(commitment, S, values_S)
     return g1_msm(list(proofs), t)
 
 
 def _same_parts(pp: Params, commitment, S, values_S):
-    """(G2 point prod (g2^{alpha^{n-i}})^{t_i}, sum m_i t_i) for one commitment."""
-    if len(set(S)) != len(S):
-        raise ValueError("positions in an aggregate must be distinct")
-    for i in S:
-        _check_index(pp, i)
+    """(t_i, m_i) for i in S, one commitment."""
+    _check_set(pp, S, values_S)
     t = _t_same(commitment, S, values_S)
     m = [hash_to_fr(v) for v in values_S]
     return t, m
@@ -267,16 +293,19 @@ def verify_same(pp: Params, commitment, S, values_S, proof) -> bool:
 
 
 def _t_cross(items) -> list:
-    """t'_j = H'(j, {C_j, S_j, m_j[S_j]}_j); 1 when there is a single commitment."""
+    """t'_j = H_F(j || SHA-512(concat_j ser(C_j) || S_j || m_j[S_j])); 1 when there is a single commitment."""
     if len(items) == 1:
         return [1]
-    blob = b"".join(_encode(Cj) + b"".join(int(i).to_bytes(8, "big") for i in Sj) + b"".join(vj)
-                    for Cj, Sj, vj, _ in items)
-    return [challenge(j.to_bytes(8, "big"), blob) for j in range(len(items))]
+    d = _sha512(b"".join(_transcript(Cj, Sj, vj) for Cj, Sj, vj, _ in items))
+    return [hash_to_field(j.to_bytes(8, "big") + d) for j in range(len(items))]
 
 
 def aggregate_cross(pp: Params, items):
     """items: (C_j, S_j, values_j, pi_{S_j}) with same-commitment aggregates; pi = prod_j pi_j^{t'_j}."""
+    if not items:
+        raise ValueError("nothing to aggregate")
+    for _, Sj, vj, _ in items:
+        _check_set(pp, Sj, vj)
     return g1_msm([it[3] for it in items], _t_cross(items))
 
 
