@@ -110,3 +110,12 @@ def test_aggregation_challenges_hash_linearly():
         PP._t_same(PP.C.G1, list(range(k)), [bytes(32)] * k)
     # pointproofs @1480e0e: SHA512(ser(C) || S || m[S]) once (49 + 8k + 32k bytes), then k x SHA512(i_be64 || digest)
     assert _bytes_hashed(c) <= 49 + 40 * k + 72 * k
+
+
+def test_fixed_base_table_multiplies_correctly():
+    P = 98765 * PP.C.G1
+    T = PP.FixedBaseTable(P, window=4)
+    for k in (0, 1, 15, 16, 2**254 + 3, PP.r - 1, PP.r + 5):
+        assert T.mul(k) == (k % PP.r) * P
+    with pytest.raises(ValueError, match="window"):
+        PP.FixedBaseTable(P, window=0)

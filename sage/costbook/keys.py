@@ -59,6 +59,9 @@ FAMILIES: list[Family] = [
            "exponentiation in the target group GT of {curve} (full-size exponent)", "pairing groups"),
     Family(r"(?P<curve>bls12_381|bn254)/pairing",
            "one full pairing e(P, Q) on {curve}: Miller loop and final exponentiation", "pairing groups"),
+    Family(r"(?P<curve>bls12_381|bn254)/g1_mul_fixed",
+           "full-size scalar multiplication of a fixed G1 point of {curve} from a precomputed table "
+           "(8-bit windows: one addition per window, no doublings)", "pairing groups"),
     Family(r"(?P<curve>bls12_381|bn254)/(?P<group>g1|g2)_add",
            "one addition of two points of {group} of {curve} (the group law)", "pairing groups"),
     Family(rf"(?P<curve>bls12_381|bn254)/(?P<group>g1|g2)_msm/{_N.format('terms')}",

@@ -32,7 +32,7 @@ def find_benchmark(key: str, backend: str) -> Benchmark:
     if key.startswith("modexp/"):
         from .backends import modexp
         return modexp.benchmark(key, backend)
-    if "_msm/" in key or "/pairing_product/" in key or key.endswith(("/g1_add", "/g2_add")):
+    if "_msm/" in key or "/pairing_product/" in key or key.endswith(("/g1_add", "/g2_add", "/g1_mul_fixed")):
         from .backends import vectorcommit
         return vectorcommit.benchmark(key, backend)
     if key.startswith(("sha256/", "sha512/")) and backend in ("python", "sage"):

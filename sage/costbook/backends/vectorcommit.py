@@ -2,6 +2,7 @@
 
 Keys:
     bls12_381/g1_add, bls12_381/g2_add           one point addition (what a term-by-term sum pays per term)
+    bls12_381/g1_mul_fixed                        k * P from a precomputed table (sage only: PARI arithmetic)
     bls12_381/g1_msm/<k>, bls12_381/g2_msm/<k>   sum_i k_i P_i over k random points, full scalars
     bls12_381/pairing_product/<k>                 prod_i e(P_i, Q_i): k Miller loops, one final exp.
 
@@ -85,6 +86,15 @@ def _sage_add(group: str):
     return lambda: P + Q
 
 
+def _sage_fixed():
+    from ..groups.pairing_curves import BLS12_381 as C
+    from ..schemes.vectorcommit import pointproofs as PP
+    P = int(_scalars("fixed/point", 1)[0]) * C.G1
+    table = PP.FixedBaseTable(P)                      # setup: about 8000 additions, untimed
+    k = _scalars("fixed/scalar", 1)[0]
+    return lambda: table._mul(k)                      # the table walk alone, as the key means
+
+
 def _arkworks_add(group: str):
     ark = _ark()
     cls = ark.G1Point if group == "g1" else ark.G2Point
@@ -103,6 +113,10 @@ def benchmark(key: str, backend: str) -> Benchmark:
     msm, pairs, add = MAKERS[backend]
     if key.endswith("_add"):
         return Benchmark(key, backend, lambda: add(s["group"]))
+    if key.endswith("/g1_mul_fixed"):
+        if backend != "sage":
+            raise LookupError(f"no fixed-base table in backend {backend!r} (none of the bindings exposes one)")
+        return Benchmark(key, backend, _sage_fixed)
     if "pairs" in s:
         return Benchmark(key, backend, lambda: pairs(s["pairs"]))
     return Benchmark(key, backend, lambda: msm(s["group"], s["terms"]))
@@ -111,7 +125,7 @@ def benchmark(key: str, backend: str) -> Benchmark:
 def benchmarks() -> list:
     keys = (["bls12_381/g1_add", "bls12_381/g2_add"] + [f"bls12_381/g1_msm/{k}" for k in G1_TERMS] + [f"bls12_381/g2_msm/{k}" for k in G2_TERMS]
             + [f"bls12_381/pairing_product/{k}" for k in PAIRS])
-    out = [benchmark(k, "sage") for k in keys]
+    out = [benchmark(k, "sage") for k in keys + ["bls12_381/g1_mul_fixed"]]
     try:
         _ark()
         out += [benchmark(k, "arkworks") for k in keys]
