@@ -10,13 +10,11 @@ from pathlib import Path
 import pytest
 
 from costbook import measurements
-from costbook.cost import price
-from costbook.counting import counting
 from costbook.groups import ristretto255 as Gamma
 from costbook.schemes.cs03 import fixtures, model
 from costbook.schemes.cs03.primes import is_safe_prime, random_safe_prime, require_safe_prime
 from costbook.schemes.cs03.proof import (InvalidProof, Parameters, Statement, check, check_parameters,
-                                         encode_proof, prove, verifiable_encrypt, verify)
+                                         encode_proof, prove, verify)
 from costbook.schemes.cs03.scheme import (Ciphertext, DecryptionError, abs_mod, decrypt, encrypt,
                                           keygen, keygen_from_primes)
 
@@ -288,3 +286,11 @@ def test_cli_estimate_and_validate_cs03(capsys):
     assert [c["step"] for c in v["runs"][0]["checks"]] == list(model.STEPS)
     # a ratio, not an absolute time: every step's prediction explains most of its run time
     assert all(0.5 < c["measured_s"] / c["predicted_s"] < 2 for c in v["runs"][0]["checks"])
+
+
+def test_price_models_is_what_the_steps_give():
+    pub = measurements.load_source(f"published/{model.PUBLISHED}")
+    both = model.price_models(pub)
+    seed, spec, crt = both["aggressive"]
+    assert seed["encrypt"].ms + seed["prove"].ms == pytest.approx(554.4)
+    assert crt.ms < spec["decrypt"].ms

@@ -1,7 +1,6 @@
 """Measurement files: the schema check, atomic writes, named sources, published provenance."""
 import copy
 import json
-import os
 import re
 import subprocess
 from pathlib import Path

@@ -1,5 +1,4 @@
 """The modexp backends compute the same numbers, and the benchmark grid is complete."""
-import random
 
 from costbook import keys
 from costbook.backends import modexp

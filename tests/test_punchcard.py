@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import random
 
 import pytest
 
-from costbook import measurements
-from costbook.schemes.punchcard import curves, dleq, mergeable, model, ristretto, seed
+from costbook.schemes.punchcard import curves, mergeable, model, ristretto, seed
 
 R = curves.ristretto255
 

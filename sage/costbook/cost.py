@@ -9,7 +9,7 @@ that were tried; nothing is ever priced as zero by default.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, Union
 
 from .keys import check_key, sizes
@@ -121,6 +121,22 @@ def _fmt_seconds(s: float) -> str:
 BackendChoice = Union[str, Sequence[str], None]
 
 
+def _through_nearest(pts, x):
+    """The line through the two measured points around x (or the nearest two outside them).
+
+    pts: sorted (size, seconds).  Returns (seconds at x, lower size, upper size, "interpolated" or
+    "extrapolated"), or None with fewer than two points."""
+    if len(pts) < 2:
+        return None
+    lo, hi = pts[0], pts[1]
+    for a, b in zip(pts, pts[1:]):
+        lo, hi = a, b
+        if x <= b[0]:
+            break
+    t = lo[1] + (hi[1] - lo[1]) * (x - lo[0]) / (hi[0] - lo[0])
+    return t, lo[0], hi[0], "interpolated" if lo[0] <= x <= hi[0] else "extrapolated"
+
+
 def modexp_by_exponent_length(measurements, backend: str, key: str):
     """Price modexp/M/E from the measured exponent lengths at the same modulus M.
 
@@ -135,16 +151,11 @@ def modexp_by_exponent_length(measurements, backend: str, key: str):
     m, e = sizes(key)["mod"], sizes(key)["exp"]
     pts = sorted((sizes(k)["exp"], measurements.seconds(backend, k))
                  for k in measurements.keys(backend) if k.startswith(f"modexp/{m}/"))
-    if len(pts) < 2:
+    got = _through_nearest(pts, e)
+    if got is None:
         return None
-    lo, hi = pts[0], pts[1]
-    for a, b in zip(pts, pts[1:]):
-        lo, hi = a, b
-        if e <= b[0]:
-            break
-    t = lo[1] + (hi[1] - lo[1]) * (e - lo[0]) / (hi[0] - lo[0])
-    verb = "interpolated" if lo[0] <= e <= hi[0] else "extrapolated"
-    return t, f"{verb} from modexp/{m}/{lo[0]} and modexp/{m}/{hi[0]}"
+    t, lo, hi, verb = got
+    return t, f"{verb} from modexp/{m}/{lo} and modexp/{m}/{hi}"
 
 
 def modexp_by_modulus_size(measurements, backend: str, key: str):
@@ -189,16 +200,11 @@ def msm_by_terms(measurements, backend: str, key: str):
     k = int(k)
     pts = sorted((int(x.rsplit("/", 1)[1]), measurements.seconds(backend, x))
                  for x in measurements.keys(backend) if x.startswith(prefix + "/"))
-    if len(pts) < 2:
+    got = _through_nearest(pts, k)
+    if got is None:
         return None
-    lo, hi = pts[0], pts[1]
-    for a, b in zip(pts, pts[1:]):
-        lo, hi = a, b
-        if k <= b[0]:
-            break
-    t = lo[1] + (hi[1] - lo[1]) * (k - lo[0]) / (hi[0] - lo[0])
-    verb = "interpolated" if lo[0] <= k <= hi[0] else "extrapolated"
-    return t, f"{verb} from {prefix}/{lo[0]} and {prefix}/{hi[0]}"
+    t, lo, hi, verb = got
+    return t, f"{verb} from {prefix}/{lo} and {prefix}/{hi}"
 
 
 DERIVATIONS = [modexp_by_exponent_length, modexp_by_modulus_size, msm_by_terms]

@@ -98,7 +98,7 @@ FAMILIES: list[Family] = [
     Family(rf"snark/(?P<system>groth16_merkle_sm|groth16_merkle_rsm)/(?P<phase>prove|verify)/{_N.format('set')}",
            "one {system} {phase} for a set of {set} elements (ZoKrates, Groth16, Poseidon Merkle tree)",
            "published baselines"),
-    Family(rf"snark/(?P<system>cpsnark_set)/(?P<phase>prove|verify)",
+    Family(r"snark/(?P<system>cpsnark_set)/(?P<phase>prove|verify)",
            "one {system} membership {phase} given the witness (Benarroch et al.)", "published baselines"),
     Family(rf"rsa_accumulator/witness/{_N.format('set')}",
            "computing one RSA-accumulator membership witness in a set of {set} elements",

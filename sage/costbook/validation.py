@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from .cost import Counts, price
-from .harness import Benchmark, Profile, Timing, run_benchmark, time_interleaved, time_op
+from .harness import Benchmark, Profile, Timing, run_benchmark, time_interleaved
 from .measurements import SCHEMA, validate
 from .report import Table, fmt_time
 
@@ -118,3 +118,21 @@ def validation_table(checks, caption: str = "") -> Table:
         t.add(c.step, fmt_time(c.predicted), fmt_time(c.measured.min),
               f"{fmt_time(c.measured.q1)} – {fmt_time(c.measured.q3)}", f"{c.error:+.1%}")
     return t
+
+
+def validation_runs(cases, backend: str = "sage") -> dict:
+    """Validate several runs: cases yields (labels, steps, counts); returns
+    {"runs": [{**labels, "checks": [...]}, ...], "worst_error": ...} for a scheme's validate()."""
+    runs = [{**labels, "checks": [c.to_dict() for c in validate_steps(steps, counts, backend)]}
+            for labels, steps, counts in cases]
+    return {"runs": runs, "worst_error": max(abs(c["error"]) for r in runs for c in r["checks"])}
+
+
+def format_runs(result: dict, labels) -> str:
+    """A validate() result as text: the run's label fields, then each step's prediction and error."""
+    t = Table([*labels, "step", "predicted", "measured", "error"])
+    for r in result["runs"]:
+        for c in r["checks"]:
+            t.add(*(r[f] for f in labels), c["step"], fmt_time(c["predicted_s"]), fmt_time(c["measured_s"]),
+                  f"{c['error']:+.1%}")
+    return t.to_text() + f"\nworst |error|: {result['worst_error']:.1%}"

@@ -17,11 +17,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ...cost import Counts, Estimate, price
+from ...cost import Counts, price
 from ...counting import counting
 from ...keys import modexp_key
 from ... import measurements
-from ...report import Table, fmt_time
+from ...report import fmt_time
 
 PUBLISHED = "seed-002-crypto-bigint"
 ESTIMATES = "seed-002-cs03-estimates"       # the seed's printed results, compared, never used as prices
@@ -175,6 +175,18 @@ def price_steps(counts: dict, source, backends=None) -> dict:
     return {step: price(c, mset, order, label=f"cs03 {step}", derive=True) for step, c in counts.items()}
 
 
+def price_models(source, backends=None, k: int = 256, k_prime: int = 128, rho_bits: int = 256) -> dict:
+    """Both models for both parameter sets: {name: (seed's estimates, spec estimates, spec CRT decrypt)}."""
+    out = {}
+    for name, ps in PARAMETER_SETS.items():
+        seed = price_steps(seed_counts(ps.n_bits, k), source, backends)
+        spec = price_steps(spec_counts(ps.n_bits, k, k_prime, rho_bits), source, backends)
+        crt = price_steps({"decrypt": spec_counts(ps.n_bits, k, k_prime, rho_bits, crt=True)["decrypt"]},
+                          source, backends)["decrypt"]
+        out[name] = (seed, spec, crt)
+    return out
+
+
 def estimate(source, backends=None, params="conservative", model="seed", modulus_bits=0,
              k=256, k_prime=128, rho_bits=256, crt="no") -> dict:
     """The CLI's `costbook estimate cs03`: per-step estimates, P, V and sizes, JSON-ready."""
@@ -275,21 +287,16 @@ def run_steps(bits: int, params=None, seed: int = 2003, crt: bool = False):
 
 def validate(params="both", **_ignored) -> dict:
     """Time each step of the Sage implementation against its tallied counts priced now (Sage backend)."""
-    from ...validation import validate_steps
-    from .fixtures import FIXTURE_DIR
+    from ...validation import validation_runs
     sets = list(PARAMETER_SETS.values()) if params in ("both", None) else [PARAMETER_SETS[params]]
-    out = {"scheme": "cs03", "backend": "sage", "runs": []}
-    for ps in sets:
-        counts, steps = run_steps(ps.n_bits)
-        checks = validate_steps(steps, counts, "sage")
-        out["runs"].append({"params": ps.name, "n_bits": ps.n_bits, "checks": [c.to_dict() for c in checks]})
-    out["worst_error"] = max(abs(c["error"]) for r in out["runs"] for c in r["checks"])
-    return out
+
+    def cases():
+        for ps in sets:
+            counts, steps = run_steps(ps.n_bits)
+            yield {"params": ps.name, "n_bits": ps.n_bits}, steps, counts
+    return {"scheme": "cs03", "backend": "sage", **validation_runs(cases())}
 
 
 def format_validation(result: dict) -> str:
-    t = Table(["params", "step", "predicted", "measured", "error"])
-    for r in result["runs"]:
-        for c in r["checks"]:
-            t.add(r["params"], c["step"], fmt_time(c["predicted_s"]), fmt_time(c["measured_s"]), f"{c['error']:+.1%}")
-    return t.to_text() + f"\nworst |error|: {result['worst_error']:.1%}"
+    from ...validation import format_runs
+    return format_runs(result, ["params"])

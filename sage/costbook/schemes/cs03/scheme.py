@@ -241,7 +241,7 @@ def decrypt(sk: SecretKey, C: Ciphertext, label: bytes = b"", crt: bool = False)
     results recombined: same answer, moduli and exponents half as long.
     """
     pk = sk.pk
-    n, n2 = pk.n, pk.n2
+    n = pk.n
     _check_units(pk, C)
     power = _crt_power(sk) if crt else pk.ring.power
     R = pk.ring
@@ -257,7 +257,7 @@ def decrypt(sk: SecretKey, C: Ciphertext, label: bytes = b"", crt: bool = False)
 
 def _crt_power(sk: SecretKey):
     """x^e mod n^2 computed as x^(e mod p(p-1)) mod p^2 and x^(e mod q(q-1)) mod q^2."""
-    p, q, n2 = sk.p, sk.q, sk.pk.n2
+    p, q = sk.p, sk.q
     Rp, Rq, R = Ring(p * p), Ring(q * q), sk.pk.ring
     lam_p, lam_q = p * (p - 1), q * (q - 1)
     p2_inv = pow(p * p, -1, q * q)

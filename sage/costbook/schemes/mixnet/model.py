@@ -288,26 +288,21 @@ VALIDATION_SIZES = ((2, 2), (4, 2), (2, 3))
 def validate(**_ignored) -> dict:
     """Time one whole DB-SM query of the Sage code (all parties, after the mix stand-in) at small
     (n, m) against its counts priced with Sage prices measured in the same rounds."""
-    from ...validation import validate_steps
+    from ...validation import validation_runs
     from . import dbsm
     from .groups import groups
-    out = {"scheme": "mixnet", "backend": "sage", "runs": []}
-    for n, m in VALIDATION_SIZES:
-        G = groups("bn254")
-        rng = random.Random(f"costbook mixnet validation/{n}/{m}")
-        mo = dbsm.mix_outputs(G, n, m, rng)
-        name = f"DB-SM query, n = {n}, m = {m} (all parties)"
-        checks = validate_steps({name: lambda: dbsm.query(G, mo, rng)},
-                                {name: dbsm.party_counts(n, m, "bn254")["total"]}, "sage")
-        out["runs"].append({"n": n, "m": m, "checks": [c.to_dict() for c in checks]})
-    out["worst_error"] = max(abs(c["error"]) for r in out["runs"] for c in r["checks"])
-    return out
+
+    def cases():
+        for n, m in VALIDATION_SIZES:
+            G = groups("bn254")
+            rng = random.Random(f"costbook mixnet validation/{n}/{m}")
+            mo = dbsm.mix_outputs(G, n, m, rng)
+            name = f"DB-SM query, n = {n}, m = {m} (all parties)"
+            yield ({"n": n, "m": m}, {name: lambda G=G, mo=mo, rng=rng: dbsm.query(G, mo, rng)},
+                   {name: dbsm.party_counts(n, m, "bn254")["total"]})
+    return {"scheme": "mixnet", "backend": "sage", **validation_runs(cases())}
 
 
 def format_validation(result: dict) -> str:
-    from ...report import Table
-    t = Table(["n", "m", "what", "predicted", "measured", "error"])
-    for r in result["runs"]:
-        for c in r["checks"]:
-            t.add(r["n"], r["m"], c["step"], fmt_time(c["predicted_s"]), fmt_time(c["measured_s"]), f"{c['error']:+.1%}")
-    return t.to_text() + f"\nworst |error|: {result['worst_error']:.1%}"
+    from ...validation import format_runs
+    return format_runs(result, ["n", "m"])

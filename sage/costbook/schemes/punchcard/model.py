@@ -23,7 +23,6 @@ from __future__ import annotations
 import copy
 import functools
 import random
-from dataclasses import dataclass
 
 from ...cost import Counts, MissingPrice, price
 from ...counting import counting

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ...cost import Counts, price
 from ...counting import counting
 from ... import measurements
-from ...report import Table, fmt_time
+from ...report import fmt_time
 from . import merkle, pointproofs as PP
 
 PUBLISHED = "seed-001-veccom"
@@ -292,20 +292,16 @@ VALIDATION_SIZES = (16, 64, 256, 1024)
 def validate(n=None, **_ignored) -> dict:
     """Time each operation of the Sage code at n (default: each of VALIDATION_SIZES) against its
     tallied counts priced now (sage; hashes with python's hashlib, which the code calls)."""
-    from ...validation import validate_steps
+    from ...validation import validation_runs
     sizes_ = VALIDATION_SIZES if n is None else (int(n),)
-    out = {"scheme": "veccom", "backend": "sage (hashes: python hashlib)", "runs": []}
-    for n in sizes_:
-        counts, ops, _ = run_ops(int(n))
-        checks = validate_steps(ops, counts, "sage")
-        out["runs"].append({"n": int(n), "checks": [c.to_dict() for c in checks]})
-    out["worst_error"] = max(abs(c["error"]) for r in out["runs"] for c in r["checks"])
-    return out
+
+    def cases():
+        for size in sizes_:
+            counts, ops, _ = run_ops(int(size))
+            yield {"n": int(size)}, ops, counts
+    return {"scheme": "veccom", "backend": "sage (hashes: python hashlib)", **validation_runs(cases())}
 
 
 def format_validation(result: dict) -> str:
-    t = Table(["n", "operation", "predicted", "measured", "error"])
-    for r in result["runs"]:
-        for c in r["checks"]:
-            t.add(r["n"], c["step"], fmt_time(c["predicted_s"]), fmt_time(c["measured_s"]), f"{c['error']:+.1%}")
-    return t.to_text() + f"\nworst |error|: {result['worst_error']:.1%}"
+    from ...validation import format_runs
+    return format_runs(result, ["n"])
