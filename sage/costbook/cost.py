@@ -207,7 +207,20 @@ def msm_by_terms(measurements, backend: str, key: str):
     return t, f"{verb} from {prefix}/{lo} and {prefix}/{hi}"
 
 
-DERIVATIONS = [modexp_by_exponent_length, modexp_by_modulus_size, msm_by_terms]
+def fixed_base_without_table(measurements, backend: str, key: str):
+    """Price <curve>/<op>_fixed at the variable-base <curve>/<op> price, an upper bound.
+
+    A fixed-base table only saves time, and most bindings expose none, so where a backend has no
+    table the honest price is that of the operation without one.  Returns (seconds, note) or None."""
+    if not key.endswith("_fixed"):
+        return None
+    plain = key[: -len("_fixed")]
+    if not measurements.has(backend, plain):
+        return None
+    return measurements.seconds(backend, plain), f"no fixed-base table measured: priced as {plain} (an upper bound)"
+
+
+DERIVATIONS = [modexp_by_exponent_length, modexp_by_modulus_size, msm_by_terms, fixed_base_without_table]
 
 
 def price(counts: Mapping[str, float], measurements, backends: BackendChoice = None,

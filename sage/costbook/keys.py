@@ -62,6 +62,12 @@ FAMILIES: list[Family] = [
     Family(r"(?P<curve>bls12_381|bn254)/g1_mul_fixed",
            "full-size scalar multiplication of a fixed G1 point of {curve} from a precomputed table "
            "(8-bit windows: one addition per window, no doublings)", "pairing groups"),
+    Family(rf"(?P<curve>bls12_381|bn254)/g1_mul/{_N.format('bits')}",
+           "variable-base scalar multiplication in G1 of {curve} by a short scalar of {bits} bits "
+           "(the random weights of batch checks and shuffle challenges)", "pairing groups"),
+    Family(r"(?P<curve>bls12_381|bn254)/(?P<op>g2_mul|gt_exp)_fixed",
+           "{op} of {curve} with a full-size exponent and a fixed base, from a table precomputed "
+           "for that base", "pairing groups"),
     Family(r"(?P<curve>bls12_381|bn254)/(?P<group>g1|g2)_add",
            "one addition of two points of {group} of {curve} (the group law)", "pairing groups"),
     Family(rf"(?P<curve>bls12_381|bn254)/(?P<group>g1|g2)_msm/{_N.format('terms')}",
@@ -82,6 +88,8 @@ FAMILIES: list[Family] = [
     Family(r"(?P<curve>bls12_381)/hash_to_g2",
            "RFC 9380 hash_to_curve to G2 of {curve} (suite XMD:SHA-256_SSWU_RO_), short message",
            "pairing groups"),
+    Family(rf"modmul/{_N.format('mod')}",
+           "one product a*b mod N of two residues modulo an odd {mod}-bit modulus N", "modular arithmetic"),
     Family(rf"rsa/{_N.format('bits')}/sign",
            "one RSA private-key operation with a {bits}-bit modulus, CRT included (openssl speed)",
            "modular arithmetic"),

@@ -36,14 +36,18 @@ from .keys import UnknownPrimitiveKey, family_of
 
 SCHEMA = "costbook-measurements/1"
 UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
-KINDS = ("measured", "published")
+# measured: timed here; published: typed from a seed, each number with its line; calibrated:
+# inferred from published step times by a stated method (never written to disk, always recomputed)
+KINDS = ("measured", "published", "calibrated")
 REQUIRED_PROVENANCE = {
     "measured": ("machine", "libraries", "date", "command", "profile"),
     "published": ("seed", "title", "machine"),
+    "calibrated": ("seed", "title", "machine", "method"),
 }
 REQUIRED_ENTRY = {
     "measured": ("median", "unit", "q1", "q3", "mad", "samples", "batch"),
     "published": ("median", "unit", "line"),
+    "calibrated": ("median", "unit", "basis"),
 }
 
 

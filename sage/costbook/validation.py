@@ -15,11 +15,13 @@ the model explains.
 from __future__ import annotations
 
 import importlib
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from .cost import Counts, price
-from .harness import Benchmark, Profile, Timing, run_benchmark, time_interleaved
+from .harness import Benchmark, Profile, Timing, run_benchmark, summarize, time_interleaved
 from .measurements import SCHEMA, validate
 from .report import Table, fmt_time
 
@@ -29,9 +31,9 @@ VALIDATION_PROFILE = Profile("validation", samples=7, min_batch_seconds=0.02, wa
 def find_benchmark(key: str, backend: str) -> Benchmark:
     """The benchmark of `key` in `backend`, from the backend modules (any modexp size)."""
     from .backends import MODULES, BackendUnavailable
-    if key.startswith("modexp/"):
+    if key.startswith(("modexp/", "modmul/")):
         from .backends import modexp
-        return modexp.benchmark(key, backend)
+        return (modexp.benchmark if key.startswith("modexp/") else modexp.modmul_benchmark)(key, backend)
     if "_msm/" in key or "/pairing_product/" in key or key.endswith(("/g1_add", "/g2_add", "/g1_mul_fixed")):
         from .backends import vectorcommit
         return vectorcommit.benchmark(key, backend)
@@ -103,6 +105,58 @@ def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[st
                        "results": {backend: {k: _fastest(timed[("key", k)]) for k in keys}}})
     return [StepCheck(name, price(counts[name], prices, backend).total, timed[("step", name)])
             for name in steps]
+
+
+class StepClock:
+    """Wall time per named step of a protocol run: ``with clock("M1 check signatures"): ...``.
+
+    Each ``new_run()`` starts a fresh record, so a run repeated in timing rounds leaves one
+    {step: seconds} per run in ``runs``."""
+
+    def __init__(self):
+        self.runs = []
+
+    def new_run(self):
+        self.runs.append({})
+
+    @contextmanager
+    def __call__(self, step: str):
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            rec = self.runs[-1]
+            rec[step] = rec.get(step, 0.0) + time.perf_counter() - t0
+
+
+def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Counts], backend: str,
+                     profile: Profile = VALIDATION_PROFILE) -> list:
+    """Like ``validate_steps``, for steps that only exist inside one protocol run.
+
+    ``run(clock)`` performs the whole protocol once, timing each step named in ``counts`` with
+    ``clock``; the runs are interleaved with the primitives' batches, and each step is compared by
+    its fastest run against its counts priced with the primitives' fastest samples."""
+    keys = sorted({k for c in counts.values() for k in c})
+    ops = {("key", k): (b.prepare(), b.per_call) for k, b in ((k, find_benchmark(k, backend)) for k in keys)}
+    clock = StepClock()
+
+    def once():
+        clock.new_run()
+        run(clock)
+    ops[("run", "protocol")] = once
+    # the run takes far longer than a batch, so it is timed once per round
+    timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
+                             warmup_seconds=0.0)
+    missing = set(counts) - set(clock.runs[-1])
+    if missing:
+        raise ValueError(f"the run never timed the steps {sorted(missing)}")
+    prices = validate({"schema": SCHEMA, "name": f"measured now ({backend})", "kind": "measured",
+                       "provenance": {"machine": {}, "libraries": {}, "date": "now",
+                                      "command": "costbook.validation.validate_clocked",
+                                      "profile": profile.name},
+                       "results": {backend: {k: _fastest(timed[("key", k)]) for k in keys}}})
+    return [StepCheck(name, price(c, prices, backend).total, summarize([r[name] for r in clock.runs], 1))
+            for name, c in counts.items()]
 
 
 def _fastest(t: Timing) -> dict:

@@ -78,6 +78,31 @@ def benchmark(key: str, backend: str) -> Benchmark:
     return Benchmark(key, backend, lambda: make(*ops))
 
 
+def modmul_benchmark(key: str, backend: str = "gmp") -> Benchmark:
+    """One product a*b mod N (``modmul/<M>``), gmpy2 only: the step of a table-based encryption."""
+    if backend != "gmp":
+        raise LookupError(f"modmul is measured in backend 'gmp' only, not {backend!r}")
+    b, e, n = operands(sizes(key)["mod"], sizes(key)["mod"])
+
+    def make():
+        import gmpy2
+        x, y, m = gmpy2.mpz(b), gmpy2.mpz(e % n), gmpy2.mpz(n)
+        return lambda: x * y % m
+    return Benchmark(key, backend, make)
+
+
+#: moduli of the products measured by default: N^2 of the traceable mixnets' threshold Paillier
+MODMUL_BITS = (4099,)
+
+#: (modulus, exponent) bits that a scheme uses as such, measured in gmp so that its prices are not
+#: derived: the traceable mixnets' Paillier moduli N^2 (4099 bits), N (2050) and N' (2038, whose
+#: CRT decryption works mod P^2 and Q^2 of about 2038 bits), with their exponent lengths
+SCHEME_SIZES = ((4099, 80), (4099, 82), (4099, 180), (4099, 2130), (4099, 2170), (4099, 4099),
+                (2050, 80), (2050, 180), (2038, 441))
+
+
 def benchmarks() -> list:
-    return [benchmark(modexp_key(mbits, ebits), name)
-            for mbits in MODULUS_BITS for ebits in exponent_bits_for(mbits) for name in BACKENDS]
+    return ([benchmark(modexp_key(mbits, ebits), name)
+             for mbits in MODULUS_BITS for ebits in exponent_bits_for(mbits) for name in BACKENDS]
+            + [benchmark(modexp_key(mbits, ebits), "gmp") for mbits, ebits in SCHEME_SIZES]
+            + [modmul_benchmark(f"modmul/{m}") for m in MODMUL_BITS])

@@ -57,16 +57,19 @@ def _mcl(curve: str):
     k = pymcl.Fr(str(_scalar(curve, R_BLS)))
     P, Q = pymcl.g1 * k, pymcl.g2 * k
     e = pymcl.pairing(P, Q)
+    short = {b: pymcl.Fr(str((1 << (b - 1)) | 0x5DEECE66D)) for b in SHORT_SCALAR_BITS}
     return {"g1_mul": lambda: P * k, "g2_mul": lambda: Q * k,
-            "gt_exp": lambda: e ** k, "pairing": lambda: pymcl.pairing(P, Q)}
+            "gt_exp": lambda: e ** k, "pairing": lambda: pymcl.pairing(P, Q),
+            **{f"g1_mul/{b}": (lambda s=s: P * s) for b, s in short.items()}}
 
 
 ALL_OPS = ("g1_mul", "g2_mul", "gt_exp", "pairing")
+SHORT_SCALAR_BITS = (80, 180)     # short exponents of the traceable mixnets (batching, shuffle responses)
 # backend -> (setup, curves, operations it offers)
 SETUPS = {"sage": (_sage, ("bls12_381", "bn254"), ALL_OPS),
           "py_ecc": (_py_ecc, ("bls12_381", "bn254"), ALL_OPS),
           "arkworks": (_arkworks, ("bls12_381",), ("g1_mul", "g2_mul", "pairing")),
-          "mcl": (_mcl, ("bls12_381",), ALL_OPS)}
+          "mcl": (_mcl, ("bls12_381",), ALL_OPS + tuple(f"g1_mul/{b}" for b in SHORT_SCALAR_BITS))}
 
 
 def _importable(backend: str) -> bool:
