@@ -54,6 +54,7 @@ def test_cli_estimate_mixnet_published_and_reference(capsys):
     assert main(["estimate", "mixnet", "--source", "published", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert [r["seed_says"] for r in d["ratios"]] == ["86x", "18x", "20x"]
+    assert len(d["reproduced"]["totals"]) == 5 and all(abs(t["error"]) < 0.05 for t in d["reproduced"]["totals"])
     assert main(["estimate", "mixnet", "--source", "reference", "--n", "1000", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["rsa_accumulator_witness_s"] > 0 and d["curve_switch"]
@@ -71,4 +72,5 @@ def test_protocol_estimates_and_the_m_option(capsys):
     # --m is a scheme option, not an abbreviation of --model
     assert main(["estimate", "mixnet", "--source", "reference", "--n", "100", "--m", "3", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["m"] == 3 and d["dbsm"]["mixer_s"] > 0 and d["dbrsm_implemented_parts"]["querier_s"] > 0
+    assert d["m"] == 3 and d["dbsm_sage_code"]["mixer_s"] > 0 and d["dbrsm_sage_code"]["querier_s"] > 0
+    assert d["artifact_counts"]["dbrsm_mixer_s"] > d["artifact_counts"]["dbsm_mixer_s"] > 0

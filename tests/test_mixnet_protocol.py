@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from costbook.cost import Counts
 from costbook.counting import counting
 from costbook.schemes.mixnet import bbsig, bbsplus, dbrsm, dbsm, elgamal, shuffle, sigma
 from costbook.schemes.mixnet.groups import groups
@@ -45,7 +46,7 @@ def test_honest_dbsm_accepts_every_item(sm_runs):
     for (n, m), (_, res, _) in sm_runs.items():
         assert res.verdict == [True] * n
         assert res.checks["shuffle"] == [True] * m and res.checks["signatures"]
-        assert "not implemented" in res.not_implemented[0]
+        assert "stand-in" in res.not_implemented[0]          # the run says what it does not do
 
 
 def test_dbsm_on_bls12_381():
@@ -184,3 +185,18 @@ def test_beaver_products_and_sigma_with_a_wrong_witness(G):
     rel = dbrsm.opening_relation(G, gamma)
     assert sigma.verify(G, rel, sigma.prove(G, rel, (2, 3), rng))
     assert not sigma.verify(G, rel, sigma.prove(G, rel, (2, 4), rng))
+
+
+def test_the_step_clock_times_exactly_the_priced_steps():
+    from costbook.validation import StepClock, validate_clocked
+    G = groups("bn254")
+    rng = random.Random("step clock")
+    mo = dbsm.mix_outputs(G, 2, 2, rng)
+    clock = StepClock()
+    clock.new_run()
+    assert all(dbsm.query(G, mo, rng, clock=clock).verdict)
+    assert set(clock.runs[0]) == set(dbsm.step_counts(2, 2))
+    assert all(t > 0 for t in clock.runs[0].values())
+    # a step the run never times is an error, not a silent zero
+    with pytest.raises(ValueError, match="never timed the steps"):
+        validate_clocked(lambda c: None, {"M9 nowhere": Counts({"bn254/g1_mul": 1})}, "sage")

@@ -6,8 +6,12 @@
     bbsig      Boneh-Boyen signatures and their batch check
     bbsplus    BBS+ quasi-signatures on commitments and their batch check
     shuffle    permutation commitments and the Terelius-Wikstrom proof of shuffle
+    paillier   threshold Paillier (DJN, s = 1, m-of-m) with batched proofs of decryption shares
+    mix        the Mix protocol: Paillier re-encryption mix, Wikstrom's proof of shuffle, decryption
     dbsm       DB-SM (Figure 8): the query end to end, its step counts
-    dbrsm      DB-RSM (Figure 9), its implemented parts (threshold Paillier: priced, not implemented)
+    dbrsm      DB-RSM (Figure 9), its curve parts (its Paillier-encrypted values travel in the clear)
+    artifact   the artifact's code as a cost model: every report line counted, the Xeon's prices
+               inferred, the seed's totals reproduced, what-if in n, m and the security model
     model      the published comparisons, the baselines, the RSA accumulator, the curve switch,
                the protocols' counts priced, validation
 """

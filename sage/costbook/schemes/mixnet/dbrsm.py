@@ -12,8 +12,9 @@ re-encryption shuffle with its Terelius–Wikström proof, blinding with PoK, th
 with share proofs), the sender PoKs, the Beaver-triple products and the whole DPK are implemented.
 The artifact carries $c$ and $\hat r$ (and the sender's $r$) in **threshold Paillier**; those
 ciphertexts, their shuffle proofs, the PoKs of the Paillier blinding encryptions and their
-threshold decryption are **priced, not implemented**: here the values travel in the clear through
-the same permutations and additions (``NOT_IMPLEMENTED``).  Beaver triples come from a trusted
+threshold decryption are **not wired in here**: the values travel in the clear through the same
+permutations and additions (``NOT_IMPLEMENTED``).  The building blocks are implemented
+(``paillier``, ``mix``), and ``artifact`` prices these steps from the artifact's counts.  Beaver triples come from a trusted
 dealer, as in the artifact.
 
 | step | who | math |
@@ -58,7 +59,7 @@ from .dbsm import MixOutputs, others, additive_shares, check_sizes, mix_outputs,
 from .groups import SYSTEM_RANDOM, groups
 
 NOT_IMPLEMENTED = (
-    "Mix protocol (threshold Paillier): priced, not implemented",
+    "the query starts from a stand-in of the Mix protocol's outputs (see dbsm.NOT_IMPLEMENTED)",
     "threshold-Paillier encryptions of c, r_hat, r and the blinding factors b_c, b_r, their "
     "re-encryption shuffles and shuffle proofs, PoKs and threshold decryption: priced, not "
     "implemented (the values travel in the clear)",

@@ -39,6 +39,7 @@ OPTIONS = {
     "n": (N_SEED, None),
     "m": (M_SEED, None),
     "curve": ("bn254", ("bn254", "bls12_381")),
+    "security": ("malicious", ("malicious", "hbc")),
 }
 
 
@@ -224,7 +225,8 @@ def dpk_shares() -> dict:
 # ---------------------------------------------------------------------------
 # costbook estimate mixnet
 
-def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254") -> dict:
+def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254",
+             security: str = "malicious") -> dict:
     """The published comparisons, and the baselines at n priced with `source` where it can.
 
     With the published source the three ratios come out of the seed's numbers; with a measured
@@ -232,11 +234,12 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
     """
     _positive(n, "n")
     _positive(m, "m")
-    out = {"scheme": "mixnet", "n": n, "m": m, "source": source.name}
+    out = {"scheme": "mixnet", "n": n, "m": m, "security": security, "source": source.name}
     if source.kind == "published":
         out["ratios"] = [{"name": r.name, "baseline_s": r.baseline_s, "ours_s": r.ours_s, "ratio": r.ratio,
                           "seed_says": r.seed_says, "seed_line": r.seed_line} for r in published_ratios()]
         out["published"] = published_times()
+        out["reproduced"] = reproduction(n, m, security)
         return out
     order = backends or [b for b in ("gmp", "sage") if b in source.backends]
     w = price(witness_counts(n), source, order, label="one RSA-accumulator witness", derive=True)
@@ -245,8 +248,25 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
     out["curve_switch"] = curve_switch(source) if "mcl" in source.backends else None
     for proto in ("dbsm", "dbrsm"):
         est = protocol_estimate(source, proto, n, m, curve, backends)
-        out[proto if proto == "dbsm" else "dbrsm_implemented_parts"] = {
-            "curve": curve, **{f"{party}_s": e.total for party, e in est.items()}}
+        out[f"{proto}_sage_code"] = {"curve": curve, **{f"{party}_s": e.total for party, e in est.items()}}
+    from . import artifact
+    out["artifact_counts"] = {
+        "curve": curve, "backends": list(artifact.NATIVE), "security": security,
+        **{f"{sec}_{party}_s": e.total for (sec, party), e in
+           artifact.party_times(source, n, m, curve, list(artifact.NATIVE), True, security).items()}}
+    return out
+
+
+def reproduction(n: int = N_SEED, m: int = M_SEED, security: str = "malicious") -> dict:
+    """The artifact's counts priced with the Xeon's calibrated prices (``artifact.calibrate``): the
+    report's totals at the seed's (n, m) against the model, and the three comparisons from the model."""
+    from . import artifact
+    cal = artifact.calibrate(loo=False)
+    out = {"calibrated_prices_s": cal.prices, "worst_step_error": cal.worst()}
+    if (n, m, security) == (N_SEED, M_SEED, "malicious"):
+        out["totals"] = [{"what": label, "published_s": p, "line": line, "model_s": mod, "error": mod / p - 1}
+                         for label, p, line, mod in artifact.reproduce(cal)]
+    out["at_n_m"] = artifact.whatif(cal, ns=(n,), ms=(m,), security=security)[0]
     return out
 
 
@@ -259,10 +279,22 @@ def format_estimate(result: dict) -> str:
         lines.append(f"  one RSA-accumulator witness (n = {result['n']}): {fmt_time(result['rsa_accumulator_witness_s'])}")
     for row in result.get("curve_switch") or []:
         lines.append(f"  {row['protocol']} DPK {row['side']}: BLS12-381 / BN254 = {row['ratio']:.2f}x")
-    for key in ("dbsm", "dbrsm_implemented_parts"):
+    for key in ("dbsm_sage_code", "dbrsm_sage_code"):
         if key in result:
             r = result[key]
             lines.append(f"  {key} on {r['curve']}: per mix-server {fmt_time(r['mixer_s'])}, querier {fmt_time(r['querier_s'])}")
+    if "artifact_counts" in result:
+        r = result["artifact_counts"]
+        lines.append(f"  the artifact's counts on {r['curve']} ({', '.join(r['backends'])}): " + ", ".join(
+            f"{k[:-2].replace('_', ' ')} {fmt_time(v)}" for k, v in r.items() if k.endswith("_s")))
+    if "reproduced" in result:
+        rep = result["reproduced"]
+        for t in rep.get("totals", []):
+            lines.append(f"  reproduced {t['what']}: model {fmt_time(t['model_s'])} vs published "
+                         f"{fmt_time(t['published_s'])} (line {t['line']}) {t['error']:+.1%}")
+        a = rep["at_n_m"]
+        lines.append(f"  from the model: DB-SM vs zkSNARK {a['dbsm_vs_zksnark']:.1f}x, DB-RSM vs zkSNARK "
+                     f"{a['dbrsm_vs_zksnark']:.1f}x, DB-SM vs cpSNARK-Set {a['dbsm_vs_cpsnark']:.1f}x")
     return "\n".join(lines)
 
 
@@ -285,22 +317,27 @@ def protocol_estimate(source, protocol: str = "dbsm", n: int = N_SEED, m: int = 
 VALIDATION_SIZES = ((2, 2), (4, 2), (2, 3))
 
 
+def run_counts(steps: dict, m: int) -> dict:
+    """Per-step counts of a whole run: an M step is done by each of the m mix-servers."""
+    return {name: c * (m if name.startswith("M") else 1) for name, c in steps.items()}
+
+
 def validate(**_ignored) -> dict:
-    """Time one whole DB-SM query of the Sage code (all parties, after the mix stand-in) at small
-    (n, m) against its counts priced with Sage prices measured in the same rounds."""
-    from ...validation import validation_runs
+    """Time every priced step of a DB-SM query of the Sage code at small (n, m), against its
+    counts priced with Sage prices measured in the same rounds (``validation.validate_clocked``)."""
+    from ...validation import validate_clocked
     from . import dbsm
     from .groups import groups
-
-    def cases():
-        for n, m in VALIDATION_SIZES:
-            G = groups("bn254")
-            rng = random.Random(f"costbook mixnet validation/{n}/{m}")
-            mo = dbsm.mix_outputs(G, n, m, rng)
-            name = f"DB-SM query, n = {n}, m = {m} (all parties)"
-            yield ({"n": n, "m": m}, {name: lambda G=G, mo=mo, rng=rng: dbsm.query(G, mo, rng)},
-                   {name: dbsm.party_counts(n, m, "bn254")["total"]})
-    return {"scheme": "mixnet", "backend": "sage", **validation_runs(cases())}
+    runs = []
+    for n, m in VALIDATION_SIZES:
+        G = groups("bn254")
+        rng = random.Random(f"costbook mixnet validation/{n}/{m}")
+        mo = dbsm.mix_outputs(G, n, m, rng)
+        checks = validate_clocked(lambda clock: dbsm.query(G, mo, rng, clock=clock),
+                                  run_counts(dbsm.step_counts(n, m, "bn254"), m), "sage")
+        runs.append({"n": n, "m": m, "checks": [c.to_dict() for c in checks]})
+    return {"scheme": "mixnet", "backend": "sage", "runs": runs,
+            "worst_error": max(abs(c["error"]) for r in runs for c in r["checks"])}
 
 
 def format_validation(result: dict) -> str:

@@ -1,0 +1,125 @@
+"""The artifact's code as a cost model (seed 003): counts per report line, calibration, reproduction."""
+import pytest
+
+from costbook import measurements
+from costbook.cost import Counts, MissingPrice, price
+from costbook.keys import check_key
+from costbook.schemes.mixnet import artifact as A, dbrsm, dbsm
+
+
+@pytest.fixture(scope="module")
+def cal():
+    return A.calibrate()
+
+
+def test_every_step_names_a_report_line_and_valid_keys():
+    rep = A.reported()
+    assert len(rep) == len(A.steps()) >= 30
+    for s in A.steps():
+        assert s.key() in rep
+        for k in s.counts:
+            check_key(k)
+
+
+def test_symbols_map_to_keys_and_unknown_symbols_are_refused():
+    c = A.symbol_counts(E1v80=2, X2_4099=1, PaiEnc=1, ETf=3)
+    assert c == Counts({"bn254/g1_mul/80": 2, "modexp/4099/4099": 1, f"modmul/{A.N2_BITS}": A.TABLE_PRODUCTS,
+                        "bn254/gt_exp_fixed": 3})
+    with pytest.raises(ValueError, match="unknown operation symbol 'E3'"):
+        A.symbol_counts(E3=1)
+
+
+def test_sizes_are_checked():
+    with pytest.raises(ValueError, match="n must be positive"):
+        A.steps(0, 4)
+    with pytest.raises(ValueError, match="m .* must be >= 2"):
+        A.steps(10, 1)
+
+
+def test_counts_grow_linearly_in_n_and_the_checks_of_others_in_m():
+    by = lambda st: {(s.section, s.slug, s.party): s.counts for s in st}
+    a, b, c = by(A.steps(1000, 4)), by(A.steps(2000, 4)), by(A.steps(3000, 4))
+    for k in a:
+        for key in c[k]:                 # affine in n: equal steps from n to 2n to 3n
+            assert c[k][key] - b[k].get(key, 0) == b[k].get(key, 0) - a[k].get(key, 0), (k, key)
+    m2, m5 = by(A.steps(1000, 2)), by(A.steps(1000, 5))
+    assert m5[("dbsm", "shuffle_verify", "mixer")] == m2[("dbsm", "shuffle_verify", "mixer")] * 4
+    assert m5[("dbsm", "dpk_commit", "mixer")] == m2[("dbsm", "dpk_commit", "mixer")]
+
+
+def test_calibrated_prices_are_positive_and_physically_ordered(cal):
+    p = cal.prices
+    assert all(v > 0 for v in p.values()), p
+    assert p["E1f"] < p["E1v"] < p["ETv"] < p["P"]          # a table beats a ladder; GT and pairings cost more
+    assert p["ETf"] < p["ETv"] and p["E2f"] < p["E2v"]
+    assert 2 < p["mu_N2"] / p["mu_N"] < 5                   # doubling the modulus: 2^1.6 .. 2^2 per bit
+    assert p["M2"] < p["mu_N2"] * 4099 / 100                # a product is far below an exponentiation
+
+
+def test_the_fit_explains_every_fitted_report_line(cal):
+    assert cal.worst() < 0.25
+    within_10 = [r for r in cal.rows if r[0].fitted and abs(r[3] / r[1] - 1) < 0.10]
+    assert len(within_10) >= 0.75 * sum(r[0].fitted for r in cal.rows)
+
+
+def test_the_seed_totals_are_reproduced_within_the_reports_rounding_and_5_percent(cal):
+    rows = A.reproduce(cal)
+    assert [r[0] for r in rows] == list(A.TOTALS.values())
+    published = {label: s for label, s, _, _ in rows}
+    assert published["DB-SM, per mix-server (M_k)"] == 500 and published["DB-RSM, per mix-server (M_k)"] == 2400
+    for label, pub, line, model in rows:
+        assert abs(model / pub - 1) < 0.05, (label, pub, model)
+
+
+def test_reproduced_ratios_round_to_the_seeds(cal):
+    t = A.whatif(cal)[0]
+    assert round(t["dbsm_vs_zksnark"]) in (85, 86, 87)
+    assert round(t["dbrsm_vs_zksnark"]) in (17, 18)
+    assert round(t["dbsm_vs_cpsnark"]) in (19, 20, 21)
+
+
+def test_speedup_falls_with_m_and_cpsnark_speedup_grows_with_n(cal):
+    rows = {(r["n"], r["m"]): r for r in A.whatif(cal, ns=(1000, 10000), ms=(2, 4, 8))}
+    assert rows[(10000, 2)]["dbsm_vs_zksnark"] > rows[(10000, 4)]["dbsm_vs_zksnark"] > rows[(10000, 8)]["dbsm_vs_zksnark"]
+    assert rows[(10000, 4)]["dbsm_vs_cpsnark"] > 2 * rows[(1000, 4)]["dbsm_vs_cpsnark"]
+
+
+def test_calibrated_source_refuses_keys_it_does_not_price(cal):
+    with pytest.raises(MissingPrice):
+        price({"bls12_381/pairing": 1}, cal.source)
+
+
+def test_this_machine_prices_every_step_and_says_what_is_derived():
+    here = measurements.load_source("reference")
+    rows = A.this_machine(here)
+    assert {r["label"] for r in rows} == set(A.TOTALS.values())
+    est = rows[1]["estimate"]
+    notes = {l.key: l.note for l in est.lines}
+    assert "upper bound" in notes["bn254/g1_mul_fixed"]        # mcl has no fixed-base table
+    assert notes["bn254/g1_mul/80"] == ""                       # measured as such
+
+
+# -- the Sage code's counts against the artifact's ------------------------------------------------
+
+def test_sage_dbsm_counts_match_the_artifacts_step_by_step_where_the_protocols_agree():
+    n, m = 50, 4
+    rows = {r["sage_step"]: r for r in A.crosscheck(n, m)["dbsm"]}
+    for step, r in rows.items():
+        if r["same"]:
+            assert r["sage"] == r["artifact"], step
+    assert {s for s, r in rows.items() if not r["same"]} == set(A.CROSSCHECK_DIFFERENCES["dbsm"])
+
+
+def test_sage_dbrsm_counts_match_the_artifacts_where_stated():
+    rows = {r["sage_step"]: r for r in A.crosscheck(50, 3)["dbrsm"]}
+    for step, r in rows.items():
+        assert (r["sage"] == r["artifact"]) == r["same"], (step, r)
+
+
+def test_the_honest_but_curious_model_drops_only_proof_steps(cal):
+    mal, hbc = A.whatif(cal)[0], A.whatif(cal, security="hbc")[0]
+    for k in ("mix_mixer_s", "dbsm_mixer_s", "dbrsm_mixer_s"):
+        assert 0 < hbc[k] < mal[k]
+    assert {s.slug for s in A.steps()} - {s.slug for s in A.steps(security="hbc")} == A.PROOF_ONLY
+    with pytest.raises(ValueError, match="unknown security model 'covert'"):
+        A.steps(security="covert")
