@@ -177,8 +177,12 @@ def validation_table(checks, caption: str = "") -> Table:
 def validation_runs(cases, backend: str = "sage") -> dict:
     """Validate several runs: cases yields (labels, steps, counts); returns
     {"runs": [{**labels, "checks": [...]}, ...], "worst_error": ...} for a scheme's validate()."""
-    runs = [{**labels, "checks": [c.to_dict() for c in validate_steps(steps, counts, backend)]}
-            for labels, steps, counts in cases]
+    return runs_result([{**labels, "checks": [c.to_dict() for c in validate_steps(steps, counts, backend)]}
+                        for labels, steps, counts in cases])
+
+
+def runs_result(runs: list) -> dict:
+    """{"runs": runs, "worst_error": the largest |error| of any check in them}."""
     return {"runs": runs, "worst_error": max(abs(c["error"]) for r in runs for c in r["checks"])}
 
 

@@ -325,7 +325,7 @@ def run_counts(steps: dict, m: int) -> dict:
 def validate(**_ignored) -> dict:
     """Time every priced step of a DB-SM query of the Sage code at small (n, m), against its
     counts priced with Sage prices measured in the same rounds (``validation.validate_clocked``)."""
-    from ...validation import validate_clocked
+    from ...validation import runs_result, validate_clocked
     from . import dbsm
     from .groups import groups
     runs = []
@@ -336,8 +336,7 @@ def validate(**_ignored) -> dict:
         checks = validate_clocked(lambda clock: dbsm.query(G, mo, rng, clock=clock),
                                   run_counts(dbsm.step_counts(n, m, "bn254"), m), "sage")
         runs.append({"n": n, "m": m, "checks": [c.to_dict() for c in checks]})
-    return {"scheme": "mixnet", "backend": "sage", "runs": runs,
-            "worst_error": max(abs(c["error"]) for r in runs for c in r["checks"])}
+    return {"scheme": "mixnet", "backend": "sage", **runs_result(runs)}
 
 
 def format_validation(result: dict) -> str:
