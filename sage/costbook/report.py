@@ -31,6 +31,44 @@ def fmt_ratio(x: float | None) -> str:
     return f"{x:.3g}×"
 
 
+def fmt_number(x: float, digits: int = 3) -> str:
+    """A number for a reader: 3 significant digits, powers of ten written out (2.0 × 10⁸, not 2.00e+08),
+    and values that are zero up to rounding noise (|x| < 1e-9 of nothing) shown as 0."""
+    if x is None:
+        return "—"
+    if not math.isfinite(x):
+        raise ValueError(f"not a finite number: {x!r}")
+    if x == 0 or abs(x) < 1e-12:
+        return "0"
+    exponent = math.floor(math.log10(abs(x)))
+    if -3 <= exponent < 6:
+        return f"{x:,.{max(digits - 1 - exponent, 0)}f}" if exponent >= digits - 1 else f"{x:.{digits}g}"
+    mantissa = x / 10 ** exponent
+    sup = str(exponent).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{mantissa:.{digits - 1}f} × 10{sup}"
+
+
+def cell_text(value) -> str:
+    """What a table cell shows: words for booleans and missing values, lists joined, numbers formatted,
+    never a Python repr (True, None, ['a', 'b'], 2.00e+08)."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value) if isinstance(value, (set, frozenset)) else value
+        return ", ".join(cell_text(v) for v in items)
+    if isinstance(value, float):
+        return fmt_number(value)
+    return str(value)
+
+
+def cite(key: str, locator: str = "") -> str:
+    """A citation marker for a table cell, resolved against references.bib when the book is rendered:
+    cite("seed-cs03", "line 12") -> "[@seed-cs03, line 12]"."""
+    return f"[@{key}, {locator}]" if locator else f"[@{key}]"
+
+
 @dataclass
 class Table:
     headers: Sequence[str]
@@ -40,7 +78,7 @@ class Table:
     def add(self, *cells):
         if len(cells) != len(self.headers):
             raise ValueError(f"row has {len(cells)} cells, table has {len(self.headers)} columns")
-        self.rows.append([str(c) for c in cells])
+        self.rows.append([cell_text(c) for c in cells])
         return self
 
     def to_text(self) -> str:
