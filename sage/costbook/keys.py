@@ -177,3 +177,8 @@ def modexp_key(modulus_bits: int, exponent_bits: int) -> str:
     if modulus_bits <= 0 or exponent_bits <= 0:
         raise ValueError(f"modexp sizes must be positive, got {modulus_bits}/{exponent_bits}")
     return f"modexp/{int(modulus_bits)}/{int(exponent_bits)}"
+
+
+def sort_key(key: str) -> list:
+    """Order keys as a reader expects: sizes numerically (msm/16 before msm/1024), names alphabetically."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in key.split("/")]

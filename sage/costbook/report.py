@@ -188,3 +188,21 @@ def source(obj):
     import inspect
     from IPython.display import Markdown
     return Markdown("```python\n" + inspect.getsource(obj).rstrip() + "\n```")
+
+
+# The four seed notes, by the number their file names start with, and the references.bib key each is
+# cited by: tables cite a seed line as a source, never by its file name.
+SEED_NOTES = {"000": "seed-punchcard", "001": "seed-veccom", "002": "seed-cs03", "003": "seed-mixnet"}
+
+
+def seed_cite(seed_file: str, line) -> str:
+    """The citation marker for a line of a seed note, from the note's file name ("002_....txt")."""
+    number = str(seed_file)[:3]
+    if number not in SEED_NOTES:
+        raise ValueError(f"unknown seed note {seed_file!r} (known: {', '.join(sorted(SEED_NOTES))})")
+    return cite(SEED_NOTES[number], f"line {line}")
+
+
+def fmt_unit(unit: str) -> str:
+    """A unit as the book spells it (µs, never us)."""
+    return {"us": "µs", "u": "µs"}.get(unit, unit)
