@@ -12,7 +12,7 @@ import pytest
 from costbook import measurements
 from costbook.groups import ristretto255 as Gamma
 from costbook.schemes.cs03 import fixtures, model
-from costbook.schemes.cs03.primes import is_safe_prime, random_safe_prime, require_safe_prime
+from costbook.groups.rsa import is_safe_prime, random_safe_prime, require_safe_prime
 from costbook.schemes.cs03.proof import (InvalidProof, Parameters, Statement, check, check_parameters,
                                          encode_proof, prove, verify)
 from costbook.schemes.cs03.scheme import (Ciphertext, DecryptionError, abs_mod, decrypt, encrypt,

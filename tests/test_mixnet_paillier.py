@@ -8,7 +8,7 @@ import pytest
 from costbook.counting import counting
 from costbook.cost import Counts
 from costbook.keys import modexp_key
-from costbook.schemes.cs03.primes import random_safe_prime
+from costbook.groups.rsa import random_safe_prime
 from costbook.schemes.mixnet import paillier as pai
 
 
@@ -147,7 +147,7 @@ def test_tallies_of_paillier_operations_match_the_count_functions(key3):
 # The Mix protocol
 
 from costbook.schemes.mixnet import mix                               # noqa: E402
-from costbook.schemes.mixnet.groups import groups                     # noqa: E402
+from costbook.schemes.mixnet.curves import groups                     # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pytest
 from costbook.cost import Counts
 from costbook.counting import counting
 from costbook.schemes.mixnet import bbsig, bbsplus, dbrsm, dbsm, elgamal, shuffle, sigma
-from costbook.schemes.mixnet.groups import groups
+from costbook.schemes.mixnet.curves import groups
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from costbook.counting import counting
-from costbook.schemes.vectorcommit import merkle, model, pointproofs as PP
+from costbook.groups.msm import FixedBaseTable
+from costbook.schemes.veccom import merkle, model, pointproofs as PP
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 N = 8
@@ -252,8 +253,8 @@ def test_aggregation_challenges_hash_linearly():
 
 def test_fixed_base_table_multiplies_correctly():
     P = 98765 * PP.C.G1
-    T = PP.FixedBaseTable(P, window=4)
+    T = FixedBaseTable(P, window=4)
     for k in (0, 1, 15, 16, 2**254 + 3, PP.r - 1, PP.r + 5):
         assert T.mul(k) == (k % PP.r) * P
     with pytest.raises(ValueError, match="window"):
-        PP.FixedBaseTable(P, window=0)
+        FixedBaseTable(P, window=0)

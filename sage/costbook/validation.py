@@ -30,16 +30,14 @@ VALIDATION_PROFILE = Profile("validation", samples=7, min_batch_seconds=0.02, wa
 
 def find_benchmark(key: str, backend: str) -> Benchmark:
     """The benchmark of `key` in `backend`, from the backend modules (any modexp size)."""
-    from .backends import MODULES, BackendUnavailable
-    if key.startswith(("modexp/", "modmul/")):
-        from .backends import modexp
-        return (modexp.benchmark if key.startswith("modexp/") else modexp.modmul_benchmark)(key, backend)
-    if "_msm/" in key or "/pairing_product/" in key or key.endswith(("/g1_add", "/g2_add", "/g1_mul_fixed")):
-        from .backends import vectorcommit
-        return vectorcommit.benchmark(key, backend)
-    if key.startswith(("sha256/", "sha512/")) and backend in ("python", "sage"):
-        from .backends import hashing              # the same hashlib call whatever the caller
-        return hashing.benchmark(key, "python")
+    from .backends import MODULES, SIZED, BackendUnavailable
+    for family in SIZED:
+        if family.matches(key):
+            if family.same_as:
+                if backend not in dict(family.same_as):
+                    continue
+                backend = dict(family.same_as)[backend]
+            return getattr(importlib.import_module(family.module), family.function)(key, backend)
     for name in MODULES:
         try:
             for b in importlib.import_module(name).benchmarks():
@@ -50,17 +48,21 @@ def find_benchmark(key: str, backend: str) -> Benchmark:
     raise LookupError(f"no benchmark of {key!r} in backend {backend!r}")
 
 
+def measured_now(backend: str, results: dict, profile: Profile, command: str):
+    """Prices measured in this run, as an in-memory MeasurementSet of one backend."""
+    return validate({"schema": SCHEMA, "name": f"measured now ({backend})", "kind": "measured",
+                     "provenance": {"machine": {}, "libraries": {}, "date": "now",
+                                    "command": f"costbook.validation.{command}", "profile": profile.name},
+                     "results": {backend: results}})
+
+
 def measure_keys(keys, backend: str, profile: Profile = VALIDATION_PROFILE):
     """Measure `keys` in `backend` now; return them as an in-memory MeasurementSet."""
     results = {}
     for key in sorted(set(keys)):
         t = run_benchmark(find_benchmark(key, backend), profile)
         results[key] = t.to_entry()
-    return validate({"schema": SCHEMA, "name": f"measured now ({backend})", "kind": "measured",
-                     "provenance": {"machine": {}, "libraries": {}, "date": "now",
-                                    "command": "costbook.validation.measure_keys",
-                                    "profile": profile.name},
-                     "results": {backend: results}})
+    return measured_now(backend, results, profile, "measure_keys")
 
 
 @dataclass(frozen=True)
@@ -98,11 +100,7 @@ def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[st
     ops.update({("step", name): op for name, op in steps.items()})
     timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
                              warmup_seconds=profile.warmup_seconds)
-    prices = validate({"schema": SCHEMA, "name": f"measured now ({backend})", "kind": "measured",
-                       "provenance": {"machine": {}, "libraries": {}, "date": "now",
-                                      "command": "costbook.validation.validate_steps",
-                                      "profile": profile.name},
-                       "results": {backend: {k: _fastest(timed[("key", k)]) for k in keys}}})
+    prices = measured_now(backend, {k: _fastest(timed[("key", k)]) for k in keys}, profile, "validate_steps")
     return [StepCheck(name, price(counts[name], prices, backend).total, timed[("step", name)])
             for name in steps]
 
@@ -150,11 +148,7 @@ def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Co
     missing = set(counts) - set(clock.runs[-1])
     if missing:
         raise ValueError(f"the run never timed the steps {sorted(missing)}")
-    prices = validate({"schema": SCHEMA, "name": f"measured now ({backend})", "kind": "measured",
-                       "provenance": {"machine": {}, "libraries": {}, "date": "now",
-                                      "command": "costbook.validation.validate_clocked",
-                                      "profile": profile.name},
-                       "results": {backend: {k: _fastest(timed[("key", k)]) for k in keys}}})
+    prices = measured_now(backend, {k: _fastest(timed[("key", k)]) for k in keys}, profile, "validate_clocked")
     return [StepCheck(name, price(c, prices, backend).total, summarize([r[name] for r in clock.runs], 1))
             for name, c in counts.items()]
 

@@ -16,8 +16,21 @@ Backend names are stable identifiers used in measurement files:
 """
 
 
+import re
+from dataclasses import dataclass
+
+
 class BackendUnavailable(RuntimeError):
     """The library behind a backend is not installed or not usable here."""
+
+
+def require(module: str, package: str):
+    """Import an optional library's module, or raise BackendUnavailable naming its package."""
+    import importlib
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise BackendUnavailable(f"{package} is not installed ({e})") from None
 
 
 # Modules scanned by `costbook measure`, in the order their benchmarks run.
@@ -31,3 +44,32 @@ MODULES = [
     "costbook.backends.punchcard",
     "costbook.backends.vectorcommit",
 ]
+
+
+@dataclass(frozen=True)
+class SizedBenchmarks:
+    """A backend module that benchmarks every key of a family, at any size (``benchmarks()`` lists
+    only the sizes `costbook measure` runs; validation needs the sizes a step uses).
+
+    pattern: the keys (a regular expression, matched at the start); function(key, backend) makes
+    the Benchmark; same_as: backends whose benchmark of these keys is another backend's (the same
+    library call whoever calls it)."""
+    pattern: str
+    module: str
+    function: str = "benchmark"
+    same_as: tuple = ()
+
+    def matches(self, key: str) -> bool:
+        return re.match(self.pattern, key) is not None
+
+
+#: Consulted in order by ``costbook.validation.find_benchmark`` before the fixed-size benchmarks.
+SIZED = (
+    SizedBenchmarks(r"modexp/", "costbook.backends.modexp"),
+    SizedBenchmarks(r"modmul/", "costbook.backends.modexp", "modmul_benchmark"),
+    SizedBenchmarks(r"[a-z0-9_]+/(g[12]_msm/|pairing_product/|g[12]_add$|g1_mul_fixed$)",
+                    "costbook.backends.vectorcommit"),
+    # hashlib is the same call from Sage code as from Python
+    SizedBenchmarks(r"sha(256|512)/", "costbook.backends.hashing", same_as=(("sage", "python"), ("python", "python"))),
+)
+

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from . import BackendUnavailable
+from . import BackendUnavailable, require
 from ..harness import Benchmark
 
 DST_G1 = b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_"
@@ -38,11 +38,7 @@ def _sage(group: str):
 
 
 def _py_ecc_lib():
-    try:
-        from py_ecc.bls import hash_to_curve
-    except ImportError as e:
-        raise BackendUnavailable(f"py_ecc is not installed ({e})") from None
-    return hash_to_curve
+    return require("py_ecc.bls.hash_to_curve", "py_ecc")
 
 
 def _py_ecc(group: str):
@@ -53,11 +49,7 @@ def _py_ecc(group: str):
 
 
 def _arkworks_lib():
-    try:
-        import py_arkworks_bls12381
-    except ImportError as e:
-        raise BackendUnavailable(f"py-arkworks-bls12381 is not installed ({e})") from None
-    return py_arkworks_bls12381
+    return require("py_arkworks_bls12381", "py-arkworks-bls12381")
 
 
 def _arkworks(group: str):

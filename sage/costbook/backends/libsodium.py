@@ -18,13 +18,14 @@ import ctypes.util
 import functools
 
 from . import BackendUnavailable
+from ..groups import orders
 
 BYTES = 32              # crypto_core_ristretto255_BYTES: an encoded element
 SCALARBYTES = 32        # crypto_core_ristretto255_SCALARBYTES
 HASHBYTES = 64          # crypto_core_ristretto255_HASHBYTES: input of from_hash
 
 #: the order of ristretto255, to reduce scalars before passing them
-ELL = 2**252 + 27742317777372353535851937790883648493
+ELL = orders.RISTRETTO255
 
 INSTALL_HINT = "install it with `apt-get install libsodium23` (Debian/Ubuntu) or your system's libsodium package"
 

@@ -9,18 +9,14 @@ values are not (tests/test_backends_native.py checks which curve it is).
 """
 from __future__ import annotations
 
-from . import BackendUnavailable
+from . import require
 from ..harness import Benchmark
 
 NOGAMI_BN254_P = 0x2523648240000001BA344D80000000086121000000000013A700000000000013
 
 
 def _lib():
-    try:
-        import mclbn256
-    except ImportError as e:          # the wheel is optional on other platforms
-        raise BackendUnavailable(f"mclbn256 is not installed ({e})") from None
-    return mclbn256
+    return require("mclbn256", "mclbn256")          # the wheel is optional on other platforms
 
 
 def _operands():

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import random
 
+from ..groups import orders
 from ..harness import Benchmark
 
-R_BLS = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
-R_BN = 0x30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001
+R_BLS, R_BN = orders.BLS12_381, orders.BN254
 
 
 def _scalar(curve: str, r: int) -> int:

@@ -29,15 +29,12 @@ from __future__ import annotations
 import ctypes
 import random
 
-from . import BackendUnavailable
+from . import BackendUnavailable, require
+from ..groups import orders
 from ..harness import Benchmark
 from .hashing import PROBES, SET_SIZES, _hashset
 
-ORDERS = {
-    "ristretto255": 2**252 + 27742317777372353535851937790883648493,
-    "bls12_381": 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001,
-    "bn254": 0x30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001,   # the mixnet's signatures
-}
+ORDERS = orders.ORDERS              # bn254: the mixnet's signatures
 
 
 def _scalar(group: str) -> int:
@@ -61,10 +58,7 @@ def _libsodium_inv():
 
 
 def _arkworks_inv():
-    try:
-        from py_arkworks_bls12381 import Scalar
-    except ImportError as e:
-        raise BackendUnavailable(f"py-arkworks-bls12381 is not installed ({e})") from None
+    Scalar = require("py_arkworks_bls12381", "py-arkworks-bls12381").Scalar
     k = Scalar.from_be_bytes(_scalar("bls12_381").to_bytes(32, "big"))
     return lambda: k.inverse()
 
@@ -85,10 +79,8 @@ def _sage_codec(group: str, op: str):
 
 
 def _arkworks_codec(group: str, op: str):
-    try:
-        from py_arkworks_bls12381 import G1Point, G2Point, Scalar
-    except ImportError as e:
-        raise BackendUnavailable(f"py-arkworks-bls12381 is not installed ({e})") from None
+    ark = require("py_arkworks_bls12381", "py-arkworks-bls12381")
+    G1Point, G2Point, Scalar = ark.G1Point, ark.G2Point, ark.Scalar
     cls = G1Point if group == "g1" else G2Point
     X = cls() * Scalar.from_be_bytes(_point_scalar().to_bytes(32, "big"))
     if op == "encode":

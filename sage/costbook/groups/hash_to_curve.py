@@ -41,12 +41,13 @@ from typing import Callable
 from sage.all__sagemath_schemes import GF, EllipticCurve, PolynomialRing
 
 from ..counting import tally
+from . import orders
 
 # ---------------------------------------------------------------------------
 # BLS12-381 (RFC 9380, Section 8.8; the pairing-friendly-curves draft, Appendix C)
 
 p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
-r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001   # order of G1 and G2
+r = orders.BLS12_381                 # order of G1 and G2
 X_BLS = -0xd201000000010000          # the BLS parameter x: p and r are polynomials in it
 
 Fp = GF(p)

@@ -42,6 +42,7 @@ import random
 from sage.all__sagemath_schemes import GF, EllipticCurve
 
 from ..counting import tally
+from . import orders
 
 # ---------------------------------------------------------------------------
 # The field and the constants (RFC 9496, Section 4.1)
@@ -50,7 +51,7 @@ p = 2**255 - 19
 Fp = GF(p)
 
 #: the order of ristretto255 (and of the prime-order subgroup of edwards25519)
-ell = 2**252 + 27742317777372353535851937790883648493
+ell = orders.RISTRETTO255
 
 # The RFC gives each constant as a decimal number; tests/test_ristretto255.py
 # checks each against its defining equation.  For the square roots the value

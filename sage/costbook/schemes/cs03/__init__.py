@@ -1,6 +1,6 @@
 """Camenisch–Shoup 2003 verifiable encryption (CS03): the scheme, its proof, and its cost models.
 
-    primes     safe primes for n = pq and the auxiliary N = PQ
+    seed       what seed 002 publishes, the named parameter sets, Parameters (the CLI's options)
     scheme     key generation, encryption with a label, decryption with every check (and CRT)
     proof      the verifiable encryption of a discrete logarithm (Section 5), Fiat–Shamir form
     fixtures   committed key pairs (n of 3072 and 4096 bits) so the chapter runs in seconds

@@ -18,7 +18,7 @@ import random
 import time
 from pathlib import Path
 
-from .primes import random_safe_prime
+from ...groups.rsa import random_safe_prime
 from .proof import AuxParams
 from .scheme import SecretKey, keygen_from_primes
 

@@ -15,52 +15,22 @@ estimate cs03``); ``validate`` times the implementation step by step against its
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from ...cost import Counts, price
 from ...counting import counting
 from ...keys import modexp_key
-from ... import measurements
+from ... import defaults, measurements
 from ...report import fmt_time
+from .. import options
+from . import seed
+from .seed import ESTIMATES, PARAMETER_SETS, PUBLISHED, SEED_PRINTED_SIZES, Parameters, ParameterSet  # noqa: F401
 
-PUBLISHED = "seed-002-crypto-bigint"
-ESTIMATES = "seed-002-cs03-estimates"       # the seed's printed results, compared, never used as prices
 STEPS = ("encrypt", "prove", "verify", "decrypt")
 
+OPTIONS = options(Parameters)
 
-@dataclass(frozen=True)
-class ParameterSet:
-    name: str
-    n_bits: int          # L = |n|; the seed's |N| = |n| too
-    seed_line: int       # where seed 002 names the parameter set
-
-
-PARAMETER_SETS = {
-    "conservative": ParameterSet("conservative", 4096, 65),
-    "aggressive": ParameterSet("aggressive", 3072, 77),
-}
-
-#: The seed's printed sizes in bytes, (value, line of seed 002): compared with ``seed_sizes``.
-SEED_PRINTED_SIZES = {
-    "conservative": {"ciphertext": (3072, 139), "proof": (1568, 143)},
-    "aggressive": {"ciphertext": (2304, 140), "proof": (1184, 144)},
-}
-
-OPTIONS = {
-    "params": ("conservative", tuple(PARAMETER_SETS)),
-    "model": ("seed", ("seed", "spec")),
-    "modulus_bits": (0, None),      # |n|; 0 means the parameter set's
-    "k": (256, None),               # challenge bits (the seed's k)
-    "k_prime": (128, None),         # statistical slack of the masks (spec model)
-    "rho_bits": (256, None),        # |rho|, the order of Gamma (P-256 in TZ's comparison)
-    "crt": ("no", ("no", "yes")),   # decryption with the factors p, q (spec model)
-}
-
-# The backends used by default: each key is priced by the first backend that has it.
-DEFAULT_BACKENDS = {
-    "published": ["crypto-bigint-rounded", "curve25519-dalek"],
-    "measured": ["gmp", "libsodium", "sage"],
-}
+#: the published source's backends: the seed's rounded prices (what its own arithmetic multiplies)
+PUBLISHED_BACKENDS = ["crypto-bigint-rounded", "curve25519-dalek"]
 
 
 # ---------------------------------------------------------------------------
@@ -143,20 +113,18 @@ def spec_sizes(n_bits: int, k: int = 256, k_prime: int = 128, rho_bits: int = 25
 # Pricing
 
 def _pricing_source(source: measurements.MeasurementSet, backends, needs_gamma: bool):
-    """The set and backend list to price with; a published crypto-bigint file is combined with
-    seed 000's curve25519-dalek price when Gamma operations need one (0.01% of the total)."""
+    """The set and backend list to price with.  A published source has no price for Gamma's
+    operations; they take the one published elsewhere (``seed.GAMMA_PRICES``: 0.01% of the total)."""
     if backends is not None:
         return source, list(backends)
     if source.kind == "published":
-        order = [b for b in DEFAULT_BACKENDS["published"] if b in source.backends]
-        if needs_gamma and "curve25519-dalek" not in source.backends:
-            dalek = measurements.load_source("published/seed-000-punchcard-laptop")
-            source = measurements.combine(source, measurements.MeasurementSet(
-                dalek.name, dalek.kind, dalek.provenance, {"curve25519-dalek": dalek.results["curve25519-dalek"]}))
-            order.append("curve25519-dalek")
+        order = [b for b in PUBLISHED_BACKENDS if b in source.backends]
+        gamma_backend = seed.GAMMA_PRICES[1]
+        if needs_gamma and gamma_backend not in source.backends:
+            source = measurements.combine(source, seed.gamma_prices())
+            order.append(gamma_backend)
         return source, order or None
-    order = [b for b in DEFAULT_BACKENDS["measured"] if b in source.backends]
-    return source, order or None
+    return source, defaults.order(["modexp", "ristretto255"], source=source) or None
 
 
 def step_counts(model: str, n_bits: int, k: int = 256, k_prime: int = 128, rho_bits: int = 256,
@@ -165,7 +133,7 @@ def step_counts(model: str, n_bits: int, k: int = 256, k_prime: int = 128, rho_b
         return seed_counts(n_bits, k)
     if model == "spec":
         return spec_counts(n_bits, k, k_prime, rho_bits, crt=crt)
-    raise ValueError(f"unknown CS03 model {model!r} (seed or spec)")
+    raise ValueError(f"unknown CS03 model {model!r} ({' or '.join(seed.MODELS)})")
 
 
 def price_steps(counts: dict, source, backends=None) -> dict:
@@ -187,20 +155,16 @@ def price_models(source, backends=None, k: int = 256, k_prime: int = 128, rho_bi
     return out
 
 
-def estimate(source, backends=None, params="conservative", model="seed", modulus_bits=0,
-             k=256, k_prime=128, rho_bits=256, crt="no") -> dict:
-    """The CLI's `costbook estimate cs03`: per-step estimates, P, V and sizes, JSON-ready."""
-    if params not in PARAMETER_SETS:
-        raise ValueError(f"unknown parameter set {params!r} (have {', '.join(PARAMETER_SETS)})")
-    L = int(modulus_bits) or PARAMETER_SETS[params].n_bits
-    use_crt = {"no": False, "yes": True, False: False, True: True}[crt]
-    if model == "seed" and use_crt:
-        raise ValueError("the seed's model has no CRT decryption; use --model spec")
-    steps = price_steps(step_counts(model, L, k, k_prime, rho_bits, use_crt), source, backends)
-    sizes = seed_sizes(L, k) if model == "seed" else spec_sizes(L, k, k_prime, rho_bits)
+def estimate(source, backends=None, **options) -> dict:
+    """The CLI's `costbook estimate cs03`: per-step estimates, P, V and sizes, JSON-ready.
+    `options` are the fields of ``seed.Parameters`` (checked there)."""
+    p = Parameters(**options)
+    L, k, k_prime, rho_bits, use_crt = p.n_bits, p.challenge_bits, p.k_prime, p.rho_bits, p.use_crt
+    steps = price_steps(step_counts(p.model, L, k, k_prime, rho_bits, use_crt), source, backends)
+    sizes = seed_sizes(L, k) if p.model == "seed" else spec_sizes(L, k, k_prime, rho_bits)
     out = {
-        "scheme": "cs03", "model": model, "params": params, "n_bits": L, "k": k,
-        **({"k_prime": k_prime, "rho_bits": rho_bits, "crt": use_crt} if model == "spec" else {}),
+        "scheme": "cs03", "model": p.model, "params": p.params, "n_bits": L, "k": k,
+        **({"k_prime": k_prime, "rho_bits": rho_bits, "crt": use_crt} if p.model == "spec" else {}),
         "source": steps["encrypt"].source,
         "steps": {s: e.to_dict() for s, e in steps.items()},
         "ms": {s: e.ms for s, e in steps.items()},
@@ -225,8 +189,7 @@ def reproduce_seed() -> list:
 
     Returns rows (params, quantity, computed, printed, seed line) for every printed number.
     """
-    prices = measurements.load_source(f"published/{PUBLISHED}")
-    printed = measurements.load_source(f"published/{ESTIMATES}")
+    prices, printed = seed.published_source(), seed.printed_estimates()
     rows = []
     for ps in PARAMETER_SETS.values():
         est = price_steps(seed_counts(ps.n_bits), prices, ["crypto-bigint-rounded"])
@@ -300,3 +263,45 @@ def validate(params="both", **_ignored) -> dict:
 def format_validation(result: dict) -> str:
     from ...validation import format_runs
     return format_runs(result, ["params"])
+
+
+# ---------------------------------------------------------------------------
+# The reproduction ledger (costbook.ledger): every figure seed 002 prints
+
+#: the seed's "about 2x" (line 60): its crypto-bigint U2048^U2048 against openssl's RSA-4096 signature
+TWO_X_LINE = 60
+
+
+def ledger_claims() -> dict:
+    """The figures seed 002 prints that are not in a published file: sizes and the 2x comparison."""
+    out = {f"claim:cs03:{ps}:{q} size": ("seed-cs03", line)
+           for ps, sizes in SEED_PRINTED_SIZES.items() for q, (_, line) in sizes.items()}
+    out["claim:cs03:u2048 vs openssl"] = ("seed-cs03", TWO_X_LINE)
+    return out
+
+
+def ledger_rows() -> list:
+    from ... import ledger as L
+    prices, printed = seed.published_source(), seed.printed_estimates()
+    rows = L.echoed_rows("cs03", prices, ["crypto-bigint", "openssl"],
+                         lambda b, k, e: f"{b} {k.replace('modexp/', 'modexp ')}: the seed's benchmark")
+    for k in prices.keys("crypto-bigint-rounded"):       # the seed rounds its benchmark to the price it multiplies
+        e = prices.entry("crypto-bigint-rounded", k)
+        rows.append(L.row("cs03", seed.SEED_FILE, e["line"], f"rounded price {k.replace('modexp/', 'modexp ')}",
+                          L.entry_printed(e), prices.seconds("crypto-bigint", k) * 1e3, "computed",
+                          f"the benchmark (line {prices.entry('crypto-bigint', k)['line']}) rounded",
+                          L.entry_figure(prices, "crypto-bigint-rounded", k)))
+    for ps, q, value, _, line, unit in reproduce_seed():
+        if unit == "B":
+            rows.append(L.row("cs03", seed.SEED_FILE, line, f"{ps}: {q}", f"{SEED_PRINTED_SIZES[ps][q.split()[0]][0]} B",
+                              value, "computed", figure=f"claim:cs03:{ps}:{q}"))
+        else:
+            b = f"seed-estimate-{ps}"
+            e = printed.entry(b, f"step/cs03/{q}")
+            rows.append(L.row("cs03", seed.SEED_FILE, line, f"{ps}: {q.replace('_', ' ')} estimate", L.entry_printed(e),
+                              value, "computed", "PARI prints 35 decimals; the digits shown are the significant ones",
+                              L.entry_figure(printed, b, f"step/cs03/{q}")))
+    ratio = prices.seconds("crypto-bigint", "modexp/2048/2048") / prices.seconds("openssl", "rsa/4096/sign")
+    rows.append(L.row("cs03", seed.SEED_FILE, TWO_X_LINE, "crypto-bigint U2048^U2048 / openssl RSA-4096 sign",
+                      "2x", ratio, "computed", "'about 2x'", "claim:cs03:u2048 vs openssl"))
+    return rows

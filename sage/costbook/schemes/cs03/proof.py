@@ -45,7 +45,8 @@ import random
 from dataclasses import dataclass
 
 from ...groups import ristretto255 as Gamma
-from .primes import random_safe_prime
+from ...groups.rsa import random_safe_prime
+from .seed import SPEC_K
 from .scheme import (Ciphertext, EncryptionWitness, PublicKey, Ring, _fixed_bytes,
                      abs_mod, length_prefixed)
 
@@ -56,7 +57,7 @@ class InvalidProof(ValueError):
 
 @dataclass(frozen=True)
 class Parameters:
-    k: int = 252           # challenge bits; 2^k <= rho for rho of ristretto255 (2^252 + ...)
+    k: int = SPEC_K        # challenge bits; 2^k <= rho for rho of ristretto255 (2^252 + ...)
     k_prime: int = 128     # statistical zero-knowledge slack
 
     def __post_init__(self):
@@ -186,6 +187,9 @@ def check(st: Statement, pi: Proof, params: Parameters = Parameters()) -> None:
         raise InvalidProof("ciphertext component v is not canonical (abs(v) != v)")
     if not 0 < pi.com < N or math.gcd(pi.com, N) != 1:
         raise InvalidProof("com is not a unit of Z_N")
+    for name, x in (("g_", aux.g_), ("h_", aux.h_)):     # raised to negative responses below
+        if not 0 < x < N or math.gcd(x, N) != 1:
+            raise InvalidProof(f"auxiliary base {name} is not a unit of Z_N")
     if not 0 <= pi.c < 2 ** params.k:
         raise InvalidProof(f"challenge c out of range [0, 2^{params.k})")
     if not -(n // 4) < pi.m_t < n // 4:

@@ -41,7 +41,7 @@ from sage.all__sagemath_modules import Integer, IntegerModRing
 
 from ...counting import tally
 from ...keys import modexp_key
-from .primes import random_safe_prime, require_safe_prime
+from ...groups.rsa import random_safe_prime, require_safe_prime
 
 #: Below this, factoring n is within reach of public records (RSA-250, 829 bits, 2020) plus margin.
 MIN_MODULUS_BITS = 2048

@@ -1,6 +1,7 @@
 """Traceable mixnets (Agrawal et al., PETS 2024; seed 003).
 
-    groups     BN254 (default) or BLS12-381, the generators with unknown logs, the Fiat-Shamir hash
+    seed       what seed 003 publishes: (n, m), the published files, the baselines' formulas, Parameters
+    curves     BN254 (default) or BLS12-381, the generators with unknown logs, the Fiat-Shamir hash
     sigma      one proof of knowledge for linear relations, single-prover and distributed
     elgamal    ElGamal in G1 with m-of-m threshold keys, re-encryption, decryption shares and proofs
     bbsig      Boneh-Boyen signatures and their batch check

@@ -35,10 +35,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ... import defaults
 from ...cost import Counts, price
 from ...keys import modexp_key, sizes
-from ... import measurements
-from .model import PUBLISHED, N_SEED, M_SEED, _positive
+from ...derived import nnls_relative, price_set
+from .seed import (M_SEED, N_SEED, PUBLISHED, collab_zksnark_s, cpsnark_set_s, positive, published_sources,
+                   published_times)
 
 N2_BITS = 4099          # |N^2| of the threshold Paillier modulus, |N| = 2050 (safe primes, hard-coded)
 N_BITS = 2050
@@ -47,6 +49,7 @@ TABLE_PRODUCTS = 81     # (h^N)^r, 1025-bit r, from a table of 13-bit blocks: 79
 KAPPA = 80              # kappa_e = kappa_c: batching weights and challenges
 SCALAR_BITS = 254
 BACKEND = "sample-report-bn254"
+CALIBRATED = "xeon-calibrated"      # the backend name of the calibrated prices
 
 
 def symbol_counts(curve: str = "bn254", **symbols) -> Counts:
@@ -101,7 +104,7 @@ def steps(n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", security: str 
         raise ValueError(f"unknown security model {security!r}: choose one of {SECURITY_MODELS}")
     if security == "hbc":
         return [s for s in steps(n, m, curve) if s.slug not in PROOF_ONLY]
-    _positive(n, "n")
+    positive(n, "n")
     if int(m) < 2:
         raise ValueError(f"m (the number of mix-servers) must be >= 2, got {m}")
     n, m = int(n), int(m)
@@ -219,7 +222,7 @@ def design_row(counts: Counts) -> list:
 
 def reported(step_list=None) -> dict:
     """{step key: (seconds printed, report line)} for the steps of the sample report."""
-    pub = measurements.load_source(f"published/{PUBLISHED}")
+    pub, _ = published_sources()
     out = {}
     for s in step_list or steps():
         e = pub.entry(BACKEND, s.key())
@@ -238,18 +241,6 @@ class Calibration:
         return max(abs(r[col] / r[1] - 1) for r in self.rows if r[0].fitted and r[col] is not None)
 
 
-def _solve(rows, targets):
-    """Non-negative least squares on relative errors: minimise sum ((a.x - t) / t)^2, x >= 0."""
-    import numpy as np
-    from scipy.optimize import nnls
-    A = np.array(rows, dtype=float)
-    t = np.array(targets, dtype=float)
-    scale = A.max(axis=0)
-    scale[scale == 0] = 1.0                    # a parameter no row uses stays 0
-    x, _ = nnls(A / t[:, None] / scale, np.ones(len(t)))
-    return x / scale
-
-
 def calibrate(loo: bool = True) -> Calibration:
     """The Xeon's prices from the report (see the module docstring), with leave-one-out predictions."""
     step_list = steps()
@@ -257,12 +248,12 @@ def calibrate(loo: bool = True) -> Calibration:
     fit = [s for s in step_list if s.fitted]
     rows = [design_row(s.counts) for s in fit]
     targets = [rep[s.key()][0] for s in fit]
-    x = _solve(rows, targets)
+    x = nnls_relative(rows, targets)
     theta = dict(zip(PARAMETERS, map(float, x)))
     loo_pred = {}
     if loo:
         for i, s in enumerate(fit):
-            xi = _solve(rows[:i] + rows[i + 1:], targets[:i] + targets[i + 1:])
+            xi = nnls_relative(rows[:i] + rows[i + 1:], targets[:i] + targets[i + 1:])
             loo_pred[s.key()] = float(sum(a * b for a, b in zip(rows[i], xi)))
     source = priced_source(theta, step_list)
     out_rows = []
@@ -279,14 +270,13 @@ def priced_source(theta: dict, step_list=None):
     for k in keys:
         p, coeff = key_basis(k)
         results[k] = {"median": theta[p] * coeff, "unit": "s", "basis": f"{coeff:g} x {p}"}
-    return measurements.validate({
-        "schema": measurements.SCHEMA, "name": "calibrated/seed-003-xeon-w1270", "kind": "calibrated",
-        "provenance": {"seed": "003_408d339122fdb1f8.txt",
-                       "title": "the artifact machine's primitive prices, inferred from the sample report",
-                       "machine": "Intel Xeon W-1270, 3.40 GHz, one core (inferred, not measured)",
-                       "method": "non-negative least squares on the relative errors of the report's step lines "
-                                 "(costbook.schemes.mixnet.artifact.calibrate)"},
-        "results": {"xeon-calibrated": results}})
+    return price_set("calibrated/seed-003-xeon-w1270", {CALIBRATED: results}, derivation="calibrated",
+                     seed="003_408d339122fdb1f8.txt",
+                     title="the artifact machine's primitive prices, inferred from the sample report",
+                     machine="Intel Xeon W-1270, 3.40 GHz, one core (inferred, not measured)",
+                     method="non-negative least squares on the relative errors of the report's step lines "
+                            "(costbook.schemes.mixnet.artifact.calibrate)",
+                     derived_from=[f"published/{PUBLISHED}"])
 
 
 # ---------------------------------------------------------------------------
@@ -316,7 +306,7 @@ def party_times(source, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", 
 def reproduce(cal: Calibration | None = None) -> list:
     """The report's five totals against the calibrated model: (label, published s, line, model s)."""
     cal = cal or calibrate()
-    pub = measurements.load_source(f"published/{PUBLISHED}")
+    pub, _ = published_sources()
     model = party_times(cal.source)
     return [(label, pub.seconds(BACKEND, total_key(*sp)), pub.entry(BACKEND, total_key(*sp))["line"],
              model[sp].total) for sp, label in TOTALS.items()]
@@ -327,7 +317,6 @@ def speedups(per_mixer_s: dict, n: int, zk_prove_s: float, cp_prove_s: float, cp
 
     The cpSNARK-Set witness is O(n) (``model.witness_counts``): the seed's 783 ms at n = 10^4 scales
     with the (n-1) primes in its exponent."""
-    from .model import collab_zksnark_s, cpsnark_set_s
     zk = collab_zksnark_s(n, zk_prove_s)
     cp = cpsnark_set_s(n, cp_prove_s, cp_witness_s_at_seed * (n - 1) / (N_SEED - 1))
     return {"dbsm_vs_zksnark": zk / per_mixer_s["dbsm"], "dbrsm_vs_zksnark": zk / per_mixer_s["dbrsm"],
@@ -337,7 +326,6 @@ def speedups(per_mixer_s: dict, n: int, zk_prove_s: float, cp_prove_s: float, cp
 def whatif(cal: Calibration, ns=(N_SEED,), ms=(M_SEED,), security: str = "malicious") -> list:
     """Per-mix-server times and speedups over the baselines on the artifact's machine, for each
     (n, m): the calibrated prices and the baselines' published unit prices, all from one machine."""
-    from .model import published_times
     t = published_times()
     rows = []
     for n in ns:
@@ -352,7 +340,7 @@ def whatif(cal: Calibration, ns=(N_SEED,), ms=(M_SEED,), security: str = "malici
 
 
 #: this machine's native backends for the artifact's operations: mcl for the curves, GMP for Paillier
-NATIVE = ("mcl", "gmp")
+NATIVE = defaults.SAME_LIBRARY["artifact"]
 
 
 def this_machine(source, n: int = N_SEED, m: int = M_SEED, backends=NATIVE) -> list:
@@ -376,12 +364,17 @@ def curve_switch_on_artifact(cal: Calibration, here, backends=NATIVE) -> list:
         bls = "bls12_381/" + k.split("/", 1)[1]
         ratio = (price({bls: 1}, here, backends, derive=True).total /
                  price({k: 1}, here, backends, derive=True).total)
-        scaled[bls] = {"median": cal.source.seconds("xeon-calibrated", k) * ratio, "unit": "s",
+        scaled[bls] = {"median": cal.source.seconds(CALIBRATED, k) * ratio, "unit": "s",
                        "basis": f"{k} calibrated x {ratio:.3f} (BLS12-381 / BN254 here)"}
-    results = dict(cal.source.results["xeon-calibrated"])
+    results = dict(cal.source.results[CALIBRATED])
     results.update(scaled)
-    both = measurements.validate({**cal.source.to_json(), "name": "calibrated, BLS12-381 scaled",
-                                  "results": {"xeon-calibrated": results}})
+    both = price_set("calibrated, BLS12-381 scaled", {CALIBRATED: results}, derivation="scaled",
+                     seed=cal.source.provenance["seed"],
+                     title="the artifact machine's prices with BLS12-381 operations scaled from BN254",
+                     machine=cal.source.provenance["machine"],
+                     method="each calibrated BN254 price x the BLS12-381 / BN254 price ratio of the same "
+                            f"operation on {here.name} (costbook.schemes.mixnet.artifact.curve_switch_on_artifact)",
+                     derived_from=[cal.source.name, here.name])
     bn = party_times(cal.source, curve="bn254")
     bls = party_times(both, curve="bls12_381")
     return [{"label": TOTALS[sp], "bn254_s": bn[sp].total, "bls12_381_s": bls[sp].total,
@@ -452,4 +445,48 @@ def crosscheck(n: int = N_SEED, m: int = M_SEED) -> dict:
             rows.append({"sage_step": name, "artifact_lines": slugs, "sage": s, "artifact": a,
                          "same": diff is None, "why": diff or ""})
         out[section] = rows
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The report's totals and sub-totals out of sample: sums of the lines' leave-one-out predictions
+
+def _line_predictions(cal: Calibration) -> dict:
+    """{step key: (leave-one-out s, fitted s)}; a line left out of the fit is predicted in both."""
+    return {s.key(): (loo if loo is not None else pred, pred) for s, _, _, pred, loo in cal.rows}
+
+
+def loo_totals(cal: Calibration | None = None) -> list:
+    """The report's five totals, each the sum of its lines' leave-one-out predictions, beside the
+    in-sample sum: (label, published s, report line, leave-one-out s, fitted s)."""
+    cal = cal or calibrate()
+    lines = _line_predictions(cal)
+    out = []
+    for label, pub, line, fitted in reproduce(cal):
+        sp = next(sp for sp, lb in TOTALS.items() if lb == label)
+        keys = [s.key() for s, *_ in cal.rows if (s.section, s.party) == sp]
+        out.append((label, pub, line, sum(lines[k][0] for k in keys), fitted))
+    return out
+
+
+def report_subtotals(cal: Calibration | None = None) -> list:
+    """The report's intermediate totals (get_blsigs, dpk_bbsig... 'mixer 0 total time'), each the sum of
+    the step lines of its section and party printed since the previous total: (published key, published
+    s, report line, leave-one-out s, fitted s)."""
+    cal = cal or calibrate()
+    pub, _ = published_sources()
+    lines = _line_predictions(cal)
+    step_line = {s.key(): (s, line) for s, _, line, _, _ in cal.rows}
+    totals_keys = {total_key(*sp) for sp in TOTALS}
+    groups = sorted(((pub.entry(BACKEND, k)["line"], k) for k in pub.keys(BACKEND)
+                     if k not in step_line and k not in totals_keys))
+    out = []
+    for line, key in groups:
+        section, _, party = key.split("/")[2:5]
+        earlier = [l for l, k in groups if l < line and k.split("/")[2:5:2] == [section, party]]
+        start = max(earlier, default=0)
+        keys = [k for k, (s, l) in step_line.items() if s.section == section and s.party == party and start < l <= line]
+        if not keys:
+            raise ValueError(f"report line {line} ({key}): no step lines to sum")
+        out.append((key, pub.seconds(BACKEND, key), line, sum(lines[k][0] for k in keys), sum(lines[k][1] for k in keys)))
     return out

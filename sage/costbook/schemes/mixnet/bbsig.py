@@ -13,7 +13,7 @@ $$e\Big(\prod_i \sigma_i^{\delta_i},\ X\Big)\cdot e\Big(\prod_i \sigma_i^{\delta
 
 since $\sigma_i^{x + v_i} = g_1$.  A batch with a bad signature passes with probability at most
 $2^{-\kappa}$.  Cost: $2n$ $\mathbb{G}_1$ exponentiations (n of them with 80-bit exponents, tallied
-as full-size ones, see ``groups.py``), 2 pairings, 1 $\mathbb{G}_T$ exponentiation.
+as full-size ones, see ``curves.py``), 2 pairings, 1 $\mathbb{G}_T$ exponentiation.
 """
 from __future__ import annotations
 

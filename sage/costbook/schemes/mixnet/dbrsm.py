@@ -55,8 +55,8 @@ from dataclasses import dataclass
 
 from ...cost import Counts
 from . import bbsplus, elgamal, shuffle, sigma
-from .dbsm import MixOutputs, others, additive_shares, check_sizes, mix_outputs, shuffle_counts, sum_parties
-from .groups import SYSTEM_RANDOM, groups
+from .dbsm import MixOutputs, others, additive_shares, check_sizes, mix_outputs, sum_parties
+from .curves import SYSTEM_RANDOM, groups
 
 NOT_IMPLEMENTED = (
     "the query starts from a stand-in of the Mix protocol's outputs (see dbsm.NOT_IMPLEMENTED)",
@@ -237,7 +237,7 @@ def step_counts(n: int, m: int, curve: str = "bn254") -> dict:
     """{step: Counts} for one mix-server (M*) and the querier (Q*), implemented parts only."""
     check_sizes(n, m)
     c = lambda **kw: Counts({f"{curve}/{k}": v for k, v in kw.items() if v})
-    sp, sv = shuffle_counts(n)
+    sp, sv = shuffle.exponentiations(n)
     generators = dict(pairing=2 * n + 1, g2_mul=n, gt_exp=3 * n)
     return {
         "Q0 verify opening PoKs": c(g1_mul=3 * n),

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 
 from ...cost import Counts
 from . import bbsig, elgamal, shuffle, sigma
-from .groups import SYSTEM_RANDOM, groups
+from .curves import SYSTEM_RANDOM, groups
 
 CHEATS = ("permutation", "blinding", "decryption_share", "dpk_response")
 NOT_IMPLEMENTED = ("the query starts from a stand-in of the Mix protocol's outputs (mix_outputs); the Mix "
@@ -71,9 +71,10 @@ def check_sizes(n: int, m: int) -> None:
     elgamal.check_m(m)
 
 
-def check_cheat(cheat, n: int) -> None:
-    if cheat is not None and cheat not in CHEATS:
-        raise ValueError(f"unknown cheat {cheat!r}: choose one of {CHEATS} or None")
+def check_cheat(cheat, n: int, cheats: tuple = CHEATS) -> None:
+    """A cheating run's cheat is one of `cheats` (the protocol's), and a swap needs two items."""
+    if cheat is not None and cheat not in cheats:
+        raise ValueError(f"unknown cheat {cheat!r}: choose one of {cheats} or None")
     if cheat == "permutation" and n < 2:
         raise ValueError("the 'permutation' cheat swaps two items: it needs n >= 2")
 
@@ -267,16 +268,11 @@ def run_dbsm(n: int, m: int, curve: str = "bn254", rng=SYSTEM_RANDOM, cheat=None
 # ---------------------------------------------------------------------------
 # Operation counts per party (stated, not measured: the tests compare them with a run)
 
-def shuffle_counts(n: int) -> tuple:
-    """(prover, verifier) G1 exponentiations of one shuffle proof."""
-    return 7 * n + 5, 9 * n + 11
-
-
 def step_counts(n: int, m: int, curve: str = "bn254") -> dict:
     """{step: Counts} for one mix-server (M*) and for the querier (Q*), one query over n items."""
     check_sizes(n, m)
     c = lambda **kw: Counts({f"{curve}/{k}": v for k, v in kw.items() if v})
-    sp, sv = shuffle_counts(n)
+    sp, sv = shuffle.exponentiations(n)
     return {
         "Q1 sign and encrypt": c(scalar_inv=n, g1_mul=3 * n, g2_mul=1),
         "M1 check signatures": c(g1_mul=4 * n, pairing=2, gt_exp=1),

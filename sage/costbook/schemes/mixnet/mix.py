@@ -66,8 +66,8 @@ from ...cost import Counts
 from ...counting import tally
 from ...keys import modexp_key
 from . import paillier as pai, shuffle
-from .dbsm import check_sizes
-from .groups import SYSTEM_RANDOM, curve_by_name, groups
+from .dbsm import check_cheat, check_sizes
+from .curves import SYSTEM_RANDOM, curve_by_name, groups
 from .paillier import KAPPA_C, KAPPA_E, KAPPA_R, Sizes, hash_int
 
 CHEATS = ("permutation", "ciphertext", "decryption_share")
@@ -259,6 +259,10 @@ def verify_shuffle(G, pk, c_in, c_out, a, proof: ShuffleProof) -> bool:
     u, A, C, seed = _statement(G, pk, c_in, c_out, a)
     if len(proof.z) != 4:
         return False
+    # every value the relations invert must be a unit: the ciphertexts, b2 mod N^2, z1..z4 mod N
+    if not pai.are_ciphertexts(pk, [*c_in, *c_out, proof.b2]) or \
+            not all(pai.is_ciphertext(pk, zi) and zi < pk.N for zi in proof.z):
+        return False
     eq, re = _relations(G, pk, n, A, C, proof.b1, proof.b2, proof.z, c_out, seed)
     return eq.verify(proof.equal_exponents) and re.verify(proof.reencryption)
 
@@ -274,13 +278,6 @@ class MixSetup:
     perm_comms: list = field(repr=False)     # (a^{(k)}, s^{(k)})
     perm_proofs: list = field(repr=False)
     perm_ok: list = field(default_factory=list)   # perm_ok[k]: the others accepted a^{(k)}
-
-
-def check_cheat(cheat, n: int) -> None:
-    if cheat is not None and cheat not in CHEATS:
-        raise ValueError(f"unknown cheat {cheat!r}: choose one of {CHEATS} or None")
-    if cheat == "permutation" and n < 2:
-        raise ValueError("the 'permutation' cheat swaps two items: it needs n >= 2")
 
 
 def _trivial(G, n):
@@ -315,7 +312,7 @@ def mix(G, st: MixSetup, v, rng=SYSTEM_RANDOM, cheat=None) -> MixResult:
     """Senders encrypt v; mix-servers 1..m shuffle and prove; threshold decryption with proofs.
     cheat makes mix-server 0 misbehave in one step."""
     pk, n, m = st.pk, len(v), st.pk.m
-    check_cheat(cheat, n)
+    check_cheat(cheat, n, CHEATS)
     if n != len(st.taus[0]):
         raise ValueError(f"mix: {n} inputs for a setup of {len(st.taus[0])}")
     cur = [pai.encrypt(pk, vi, rng)[0] for vi in v]                      # S: senders
@@ -368,7 +365,7 @@ def run_mix(v, m: int, p: int | None = None, q: int | None = None, bits: int = 1
             curve: str = "bn254", rng=SYSTEM_RANDOM, cheat=None):
     """(setup, result) of one Mix of the plaintexts v among m mix-servers."""
     check_sizes(len(v), m)
-    check_cheat(cheat, len(v))
+    check_cheat(cheat, len(v), CHEATS)
     G = groups(curve)
     st = setup(G, len(v), int(m), p, q, bits, rng)
     return st, mix(G, st, v, rng, cheat)
@@ -411,7 +408,7 @@ def step_counts(n: int, m: int, sizes, curve: str = "bn254") -> dict:
     check_sizes(n, m)
     sp, sv = shuffle_counts(n, sizes, curve)
     pp, pv = pai.share_proof_counts(n, sizes)
-    tw_p, tw_v = 7 * n + 5, 9 * n + 11                                      # shuffle.py's counts
+    tw_p, tw_v = shuffle.exponentiations(n)
     g1 = lambda k: Counts({f"{curve}/g1_mul": k})
     return {
         "P1 commit to the permutation": g1(n),

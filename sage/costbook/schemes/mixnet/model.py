@@ -25,70 +25,16 @@ import math
 import random
 from dataclasses import dataclass
 
+from ... import defaults
 from ...cost import Counts, price
 from ...keys import modexp_key
-from ... import measurements
 from ...report import fmt_time
+from .. import options
+from . import artifact
+from .seed import (BASELINES, COLLAB_FACTOR, M_SEED, N_SEED, PUBLISHED, collab_zksnark_s,  # noqa: F401
+                   Parameters, cpsnark_set_s, positive, published_sources, published_times)
 
-PUBLISHED = "seed-003-mixnet-traceable"
-BASELINES = "seed-003-mixnet-baselines"
-N_SEED, M_SEED = 10_000, 4
-COLLAB_FACTOR = 2            # Ozdemir-Boneh: a collaborative prover costs about twice a single prover
-
-OPTIONS = {
-    "n": (N_SEED, None),
-    "m": (M_SEED, None),
-    "curve": ("bn254", ("bn254", "bls12_381")),
-    "security": ("malicious", ("malicious", "hbc")),
-}
-
-
-def _published():
-    return measurements.load_source(f"published/{PUBLISHED}"), measurements.load_source(f"published/{BASELINES}")
-
-
-def published_times(n: int = N_SEED, m: int = M_SEED) -> dict:
-    """The seed's DB-SM / DB-RSM times (seconds) and the baselines' unit prices."""
-    if (n, m) != (N_SEED, M_SEED):
-        raise ValueError(f"the seed publishes n = {N_SEED}, m = {M_SEED} only, not n = {n}, m = {m}")
-    ours, base = _published()
-    b = "traceable-mixnets-bn254"
-    tag = f"n{n}_m{m}"
-    return {
-        "dbsm_mixer_s": ours.seconds(b, f"step/mixnet/dbsm/mixer/{tag}"),
-        "dbrsm_mixer_s": ours.seconds(b, f"step/mixnet/dbrsm/mixer/{tag}"),
-        "dbsm_verifier_s": ours.seconds(b, f"step/mixnet/dbsm/verifier/{tag}"),
-        "mix_mixer_s": ours.seconds("sample-report-bn254", f"step/mixnet/mix/mixer/{tag}"),
-        "dbrsm_verifier_s": ours.seconds("sample-report-bn254", f"step/mixnet/dbrsm/verifier/{tag}"),
-        "zksnark_sm_prove_s": base.seconds("zokrates-groth16", f"snark/groth16_merkle_sm/prove/{N_SEED}"),
-        "zksnark_rsm_prove_s": base.seconds("zokrates-groth16", f"snark/groth16_merkle_rsm/prove/{N_SEED}"),
-        "zksnark_verify_s": base.seconds("zokrates-groth16", f"snark/groth16_merkle_sm/verify/{N_SEED}"),
-        "cpsnark_prove_s": base.seconds("cpsnarks-set", "snark/cpsnark_set/prove"),
-        "cpsnark_verify_s": base.seconds("cpsnarks-set", "snark/cpsnark_set/verify"),
-        "cpsnark_witness_s": base.seconds("cpsnarks-set", f"rsa_accumulator/witness/{N_SEED}"),
-    }
-
-
-# ---------------------------------------------------------------------------
-# The baselines, as cost models in n
-
-def collab_zksnark_s(n: int, prove_single_s: float, tree_build_s: float = 0.0) -> float:
-    """Per-prover time of n collaborative zkSNARK proofs: twice n single-prover proofs (Ozdemir-Boneh),
-    plus the one-off Merkle tree build (the seed leaves it out: 'conservative')."""
-    _positive(n, "n")
-    return COLLAB_FACTOR * n * prove_single_s + tree_build_s
-
-
-def cpsnark_set_s(n: int, prove_s: float, witness_s: float) -> float:
-    """Single-prover cpSNARK-Set time for n membership proofs: each needs a proof and a witness,
-    and a witness of an RSA accumulator over n elements costs O(n) (``RSAAccumulator.witness``)."""
-    _positive(n, "n")
-    return n * (prove_s + witness_s)
-
-
-def _positive(x, name):
-    if int(x) <= 0:
-        raise ValueError(f"{name} must be positive, got {x}")
+OPTIONS = options(Parameters)
 
 
 @dataclass(frozen=True)
@@ -172,7 +118,7 @@ class RSAAccumulator:
 
 def witness_counts(n: int, prime_bits: int = 64, modulus_bits: int = 2048) -> Counts:
     """One membership witness among n elements: one exponentiation with a ((n-1) prime_bits)-bit exponent."""
-    _positive(n, "n")
+    positive(n, "n")
     if n == 1:
         return Counts()
     return Counts({modexp_key(modulus_bits, (n - 1) * prime_bits): 1})
@@ -181,21 +127,25 @@ def witness_counts(n: int, prime_bits: int = 64, modulus_bits: int = 2048) -> Co
 # ---------------------------------------------------------------------------
 # The DPKs on BN254 and BLS12-381
 
-#: Per item, per mix-server (prove) and for the verifier: the DPK steps' curve operations as the
-#: artifact's code performs them (research notes §4.3 M8/Q2 and §4.4 M12-M13/Q2).  Fixed-base and
-#: variable-base exponentiations are both priced as variable-base ones (no fixed-base tables here).
+#: Per mix-server (prove) and for the verifier: the artifact's report lines that make up each DPK
+#: (research notes §4.3 M8/Q2 and §4.4 M12-M13/Q2), whose counts are ``artifact.steps``.
 DPK_OPS = {
-    "dbsm": {"prove": {"pairing": 1, "g2_mul": 1, "gt_exp": 1, "g1_mul": 2},
-             "verify": {"pairing": 1, "g2_mul": 2, "gt_exp": 1, "g1_mul": 3}},
-    "dbrsm": {"prove": {"pairing": 2, "g2_mul": 1, "gt_exp": 3 + 4 + 5},
-              "verify": {"pairing": 2, "g2_mul": 1, "gt_exp": 9 + 6}},
+    "dbsm": {"prove": ("dpk_commit",), "verify": ("dpk_verify",)},
+    "dbrsm": {"prove": ("generators", "dpk_commit"), "verify": ("dpk_verify",)},
 }
 
 
 def dpk_counts(protocol: str, side: str, curve: str) -> Counts:
+    """Per item: the curve operations of the DPK's report lines at n = 1, fixed-base ones priced as
+    variable-base ones (no fixed-base tables here)."""
     if curve not in ("bn254", "bls12_381"):
         raise ValueError(f"curve must be bn254 or bls12_381, got {curve!r}")
-    return Counts({f"{curve}/{op}": k for op, k in DPK_OPS[protocol][side].items()})
+    lines = {s.slug: s.counts for s in artifact.steps(1, M_SEED, curve) if s.section == protocol}
+    out = Counts()
+    for slug in DPK_OPS[protocol][side]:
+        for key, k in lines[slug].items():
+            out.add(key.removesuffix("_fixed"), k)
+    return out
 
 
 def curve_switch(source, backend: str = "mcl") -> list:
@@ -216,7 +166,7 @@ def overall_switch(dpk_ratio: float, dpk_share: float) -> float:
 
 def dpk_shares() -> dict:
     """The DPK share of the per-mix-server time in the sample report (n = 10^4, m = 4)."""
-    ours, _ = _published()
+    ours, _ = published_sources()
     b, tag = "sample-report-bn254", f"n{N_SEED}_m{M_SEED}"
     return {p: ours.seconds(b, f"step/mixnet/{p}/dpk_prove/mixer/{tag}") / ours.seconds(b, f"step/mixnet/{p}/mixer/{tag}")
             for p in ("dbsm", "dbrsm")}
@@ -232,8 +182,7 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
     With the published source the three ratios come out of the seed's numbers; with a measured
     file the cpSNARK-Set witness is priced from this machine's modular exponentiation.
     """
-    _positive(n, "n")
-    _positive(m, "m")
+    Parameters(n, m, curve, security)            # checked: bounds and choices
     out = {"scheme": "mixnet", "n": n, "m": m, "security": security, "source": source.name}
     if source.kind == "published":
         out["ratios"] = [{"name": r.name, "baseline_s": r.baseline_s, "ours_s": r.ours_s, "ratio": r.ratio,
@@ -241,7 +190,7 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
         out["published"] = published_times()
         out["reproduced"] = reproduction(n, m, security)
         return out
-    order = backends or [b for b in ("gmp", "sage") if b in source.backends]
+    order = backends or defaults.order(["modexp"], source=source)
     w = price(witness_counts(n), source, order, label="one RSA-accumulator witness", derive=True)
     out["rsa_accumulator_witness_s"] = w.total
     out["rsa_accumulator_witness"] = w.to_dict()
@@ -249,7 +198,6 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
     for proto in ("dbsm", "dbrsm"):
         est = protocol_estimate(source, proto, n, m, curve, backends)
         out[f"{proto}_sage_code"] = {"curve": curve, **{f"{party}_s": e.total for party, e in est.items()}}
-    from . import artifact
     out["artifact_counts"] = {
         "curve": curve, "backends": list(artifact.NATIVE), "security": security,
         **{f"{sec}_{party}_s": e.total for (sec, party), e in
@@ -260,7 +208,6 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
 def reproduction(n: int = N_SEED, m: int = M_SEED, security: str = "malicious") -> dict:
     """The artifact's counts priced with the Xeon's calibrated prices (``artifact.calibrate``): the
     report's totals at the seed's (n, m) against the model, and the three comparisons from the model."""
-    from . import artifact
     cal = artifact.calibrate(loo=False)
     out = {"calibrated_prices_s": cal.prices, "worst_step_error": cal.worst()}
     if (n, m, security) == (N_SEED, M_SEED, "malicious"):
@@ -309,8 +256,10 @@ def protocol_estimate(source, protocol: str = "dbsm", n: int = N_SEED, m: int = 
     its estimate is a lower bound."""
     from . import dbrsm, dbsm
     counts = {"dbsm": dbsm, "dbrsm": dbrsm}[protocol].party_counts(int(n), int(m), curve)
-    order = list(backends) if backends else [b for b in ("mcl", "arkworks", "libsodium", "sage")
-                                             if b in source.backends]
+    # one library for both curves first (defaults.SAME_LIBRARY), then the usual order
+    order = list(backends) if backends else [b for b in dict.fromkeys(
+        defaults.SAME_LIBRARY["curves"] + tuple(defaults.order(["bls12_381", "ristretto255"])))
+        if b in source.backends]
     return {party: price(c, source, order, label=f"{protocol} {party}") for party, c in counts.items()}
 
 
@@ -327,7 +276,7 @@ def validate(**_ignored) -> dict:
     counts priced with Sage prices measured in the same rounds (``validation.validate_clocked``)."""
     from ...validation import runs_result, validate_clocked
     from . import dbsm
-    from .groups import groups
+    from .curves import groups
     runs = []
     for n, m in VALIDATION_SIZES:
         G = groups("bn254")
@@ -342,3 +291,96 @@ def validate(**_ignored) -> dict:
 def format_validation(result: dict) -> str:
     from ...validation import format_runs
     return format_runs(result, ["n", "m"])
+
+
+# ---------------------------------------------------------------------------
+# The reproduction ledger (costbook.ledger): every figure seed 003 prints, and its sample report
+
+REPORT_KEY = "repo-traceable-mixnets"           # the sample report is a file of the artifact's repository
+REPORT_FIGURES = 2                               # the report prints 2 significant figures
+
+
+def _scaled_claims() -> list:
+    """The seed's own scalings of the baselines to n = 10^4 proofs: (figure id, lines, what, printed, seconds)."""
+    t, n = published_times(), N_SEED
+    r = published_ratios()
+    return [
+        ("claim:mixnet:groth16 prove x n", (241,), "Groth16 prove x n (single prover)", "21700 s", n * t["zksnark_sm_prove_s"]),
+        ("claim:mixnet:collab zksnark sm", (143, 241), "collaborative zkSNARK, set membership, per prover",
+         "43400 s", r[0].baseline_s),
+        ("claim:mixnet:collab zksnark rsm", (147,), "collaborative zkSNARK, reverse set membership, per prover",
+         "43400 s", r[1].baseline_s),
+        ("claim:mixnet:groth16 verify x n", (242,), "Groth16 verify x n", "50 s", n * t["zksnark_verify_s"]),
+        ("claim:mixnet:cpsnark prove x n", (269, 143), "cpSNARK-Set prove x n", "2200 s", n * t["cpsnark_prove_s"]),
+        ("claim:mixnet:cpsnark verify x n", (270,), "cpSNARK-Set verify x n", "310 s", n * t["cpsnark_verify_s"]),
+        ("claim:mixnet:cpsnark witness x n", (271,), "RSA-accumulator witness x n", "7830 s", n * t["cpsnark_witness_s"]),
+        ("claim:mixnet:cpsnark total", (271,), "cpSNARK-Set prover total, n x (prove + witness)", "10030 s", r[2].baseline_s),
+    ]
+
+
+#: seed 003 line 219: verification times "a miniscule (<0.03) fraction of the zkSNARK prover times"
+VERIFY_FRACTION_LINE = 219
+
+
+def ledger_claims() -> dict:
+    """The figures seed 003 prints that are not in a published file: its ratios and scaled baselines."""
+    out = {f"claim:mixnet:ratio {r.seed_says}": ("seed-mixnet", r.seed_line) for r in published_ratios()}
+    out["claim:mixnet:verify fraction"] = ("seed-mixnet", VERIFY_FRACTION_LINE)
+    out.update({f: ("seed-mixnet", lines[0]) for f, lines, *_ in _scaled_claims()})
+    return out
+
+
+def ledger_rows() -> list:
+    """The seed's figures, the report's lines, sub-totals and totals: out-of-sample rows first."""
+    from ... import ledger as L
+    from . import artifact as A
+    ours, base = published_sources()
+    note_file = ours.provenance["seed"]
+    rows = L.echoed_rows("mixnet", base, quantity=lambda b, k, e: f"{b} {k.split('/', 1)[1].replace('/', ' ')}, published price")
+    cal = A.calibrate()
+    doc = "sample report"          # sample-reports/report-db-sm-rsm-n10000-m4 at the cited commit
+
+    def pair(figure, seed_file, line, what, printed, loo, fitted, how, document=""):
+        common = dict(figure=figure, document=document, significant=REPORT_FIGURES)
+        return [L.row("mixnet", seed_file, line, what, printed, loo, "leave-one-out", how, **common),
+                L.row("mixnet", seed_file, line, what, printed, fitted, "fitted", "in-sample NNLS fit", **common)]
+
+    totals = {A.total_key(*sp): t for sp, t in zip(A.TOTALS, A.loo_totals(cal))}
+    for b, seed_file, document in (("traceable-mixnets-bn254", note_file, ""), (A.BACKEND, REPORT_KEY, doc)):
+        for k in ours.keys(b):
+            if k in totals:
+                label, pub, line, loo, fitted = totals[k]
+                e = ours.entry(b, k)
+                rows += pair(L.entry_figure(ours, b, k), seed_file, e["line"], f"total: {label}", L.entry_printed(e),
+                             loo, fitted, "sum of the lines' leave-one-out predictions", document)
+    for s, pub, line, pred, loo in cal.rows:
+        e = ours.entry(A.BACKEND, s.key())
+        what = f"{s.section} {s.party}: {s.label}"
+        if s.fitted:
+            rows += pair(L.entry_figure(ours, A.BACKEND, s.key()), REPORT_KEY, line, what, L.entry_printed(e),
+                         loo, pred, "refit without this line", doc)
+        else:
+            rows.append(L.row("mixnet", REPORT_KEY, line, what, L.entry_printed(e), pred, "predicted",
+                              "products only: not in the fit", L.entry_figure(ours, A.BACKEND, s.key()), doc,
+                              REPORT_FIGURES))
+    for key, pub, line, loo, fitted in A.report_subtotals(cal):
+        rows += pair(L.entry_figure(ours, A.BACKEND, key), REPORT_KEY, line,
+                     f"sub-total: {key.split('/')[2]} {key.split('/')[3]} ({key.split('/')[4]})",
+                     L.entry_printed(ours.entry(A.BACKEND, key)), loo, fitted,
+                     "sum of the lines since the previous total, leave-one-out", doc)
+    for r in published_ratios():
+        erratum = L.SEED_ERRATA.get(("mixnet", r.seed_line), "")
+        rows.append(L.row("mixnet", note_file, r.seed_line, f"{r.name}: {r.baseline} / {r.ours}", r.seed_says,
+                          r.ratio, "computed", erratum or f"{r.baseline_s:.0f} s / {r.ours_s:.0f} s",
+                          f"claim:mixnet:ratio {r.seed_says}"))
+    for figure, lines, what, printed, seconds in _scaled_claims():
+        rows.append(L.row("mixnet", note_file, list(lines), what, printed, seconds, "computed", "", figure))
+    # a bound, not a value: which prover time it divides by is not stated, so nothing is computed
+    verifiers = max(ours.seconds(b, A.total_key(sec, "verifier")) for b, sec in
+                    (("traceable-mixnets-bn254", "dbsm"), (A.BACKEND, "dbrsm")))
+    p = published_ratios()[0].baseline_s
+    rows.append(L.row("mixnet", note_file, VERIFY_FRACTION_LINE, "verifier time / zkSNARK prover time (a bound)",
+                      "<0.03", None, "echoed", f"largest verifier time / collaborative prover: {verifiers:.0f} s / "
+                      f"{p:.0f} s = {verifiers / p:.3f}; against one prover {2 * verifiers / p:.3f}",
+                      "claim:mixnet:verify fraction"))
+    return rows

@@ -67,9 +67,9 @@ import gmpy2
 from ...cost import Counts
 from ...counting import tally
 from ...keys import modexp_key
-from ..cs03.primes import is_safe_prime, random_safe_prime, require_safe_prime
+from ...groups.rsa import is_safe_prime, random_safe_prime, require_safe_prime
 from .elgamal import check_m
-from .groups import SYSTEM_RANDOM
+from .curves import SYSTEM_RANDOM
 
 KAPPA_E = 80        # bits of the batching weights (and of the shuffle's challenge vector)
 KAPPA_C = 80        # bits of a Fiat–Shamir challenge
@@ -209,10 +209,21 @@ def check_plaintext(pk: PublicKey, M) -> int:
     return int(M)
 
 
+def is_ciphertext(pk: PublicKey, c) -> bool:
+    """c is an integer unit modulo N^2."""
+    return not isinstance(c, bool) and hasattr(c, "__index__") and 0 < c < pk.N2 and math.gcd(int(c), pk.N) == 1
+
+
 def check_ciphertext(pk: PublicKey, c) -> int:
-    if isinstance(c, bool) or not hasattr(c, "__index__") or not 0 < c < pk.N2 or math.gcd(int(c), pk.N) != 1:
+    if not is_ciphertext(pk, c):
         raise ValueError("Paillier ciphertext must be a unit modulo N^2")
     return int(c)
+
+
+def are_ciphertexts(pk: PublicKey, values) -> bool:
+    """What a verifier checks before inverting or hashing values as ciphertexts under pk:
+    N2 = N^2, and each value a unit modulo N^2 (else its inverse does not exist)."""
+    return pk.N2 == pk.N * pk.N and all(is_ciphertext(pk, c) for c in values)
 
 
 def encrypt(pk: PublicKey, M, rng=SYSTEM_RANDOM, r: int | None = None):
@@ -295,6 +306,8 @@ def prove_shares(pk: PublicKey, k: int, d_k: int, cts, shares, rng=SYSTEM_RANDOM
 
 def verify_shares(pk: PublicKey, k: int, cts, shares, proof: ShareProof) -> bool:
     """Accept iff B^z = R A^c for the R the challenge was computed on, z in range."""
+    if not are_ciphertexts(pk, [pk.v, *pk.vks, *cts, *shares]):
+        return False
     A, B, seed = _batch(pk, k, cts, shares)
     bits = pk.sizes.rho
     if not (0 <= proof.z < 1 << (bits + 1) and 0 <= proof.c < 1 << KAPPA_C):

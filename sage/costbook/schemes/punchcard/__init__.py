@@ -4,6 +4,7 @@
     ristretto   the punch card on ristretto255: blind exponentiation iterated n times
     mergeable   the mergeable card on BLS12-381, the pairing merge, and the mix-and-match forgery
     curves      adapters from costbook.groups to the group interface (ristretto255, G1, G2, GT)
-    seed        what seed 000 publishes, as data, and the arithmetic that reproduces it
-    model       counts by running the code, prices, estimate() and validate()
+    seed        what seed 000 publishes, as data, the arithmetic that reproduces it, Parameters
+    prices      this machine's native prices and the seed's laptop (stated, the rest scaled)
+    model       counts by running the code, implied factors, estimate() and validate()
 """

@@ -5,18 +5,10 @@ benchmark of ``lib.rs``, two cards of punches/2 punches merged into one redempti
 every step inside its own ``costbook.counting.counting()`` block, and returns one count
 vector per step: per run of the step, so a punch step is one punch.
 
-Prices.  A count vector is priced against a measurement file.  Three kinds of price set:
-
-* a *measured* file (``reference``, ``local``, ``book``): each key from the first backend of
-  a preference list that has it (native libraries by default: libsodium for ristretto255,
-  arkworks for BLS12-381, CPython's set for the spent-card set);
-* the *seed's machine*: the seed states only two primitive prices (an exponentiation,
-  50 µs, and a lookup, 0.25 µs) and the repository's ``data.txt`` three more for BLS12-381
-  (G1 and G2 exponentiations, a pairing).  ``seed_machine_prices`` keeps those and prices
-  every other key by a native library's ratio to its anchor, e.g.
-  ``decode = 50 µs x libsodium(decode) / libsodium(mul)``: consistent with the seed's
-  machine on the anchors, and a prediction everywhere else;
-* ``sage``: the book's own code, for validation.
+Prices (``prices``).  A measured file's native libraries (``native_prices``), or for a published
+source the seed's laptop (``seed_machine_prices``: the stated prices, the rest scaled); "implied"
+adds the factors the seed's own step times imply (``implied_factors``, fitted here because it needs
+the counts); ``validate`` prices with Sage, measured in the same run.
 """
 from __future__ import annotations
 
@@ -24,29 +16,24 @@ import copy
 import functools
 import random
 
-from ...cost import Counts, MissingPrice, price
+from ...cost import Counts, price
 from ...counting import counting
-from ...measurements import MeasurementSet, load_source
+from ...derived import nnls_relative, ratio_source
+from ...measurements import MeasurementSet
+from .. import options
 from . import curves, mergeable, ristretto
-from .seed import (CURVES, LABELS, REPOSITORY_PRICES_US, STEPS, VARIANTS, message_size_formulas,
+from .prices import (NATIVE, SEED_BACKEND, SEED_FILE, _single, anchor_for, anchors, kind_of,  # noqa: F401
+                     native_prices, seed_machine_prices)
+from .seed import (CURVES, LABELS, PRICE_FILE, Parameters, STEPS, VARIANTS, message_size_formulas,
                    published_prices, published_steps, step_key)
 
 #: what `costbook estimate punchcard --source published` prices with (the seed's stated prices)
-PUBLISHED = "seed-000-punchcard-laptop"
+PUBLISHED = PRICE_FILE
 
-OPTIONS = {
-    "curve": ("ristretto255", CURVES),
-    "punches": (10, None),
-    "db_size": (0, None),
-    "redeem_check": ("single", mergeable.REDEEM_CHECKS),
-    "model": ("scaled", ("scaled", "implied")),
-}
+OPTIONS = options(Parameters)
 
 CLIENT_STEPS = ("client_setup", "client_punch", "client_redeem")
 SERVER_STEPS = ("server_setup", "server_punch", "server_redeem")
-
-#: which native backends price which curve by default (then CPython's set for the lookups)
-NATIVE = {"ristretto255": ["libsodium", "python"], "bls12_381": ["arkworks", "python"]}
 
 
 # ---------------------------------------------------------------------------
@@ -196,188 +183,72 @@ def size_formulas(curve: str) -> dict:
     return message_size_formulas(**encoding_sizes(curve))[curve]
 
 
-# ---------------------------------------------------------------------------
-# Prices on this machine: a measured file, native libraries first
-
-def _entry(e: dict, note: str | None = None) -> dict:
-    out = {"median": e["median"], "unit": e["unit"]}
-    if note or e.get("note"):
-        out["note"] = note or e["note"]
-    return out
-
-
-def native_prices(keys, curve: str, source: MeasurementSet, backends=None) -> MeasurementSet:
-    """One price per key from `source`: the first backend of the preference list that has it.
-
-    The preference list is `backends`, or the native libraries of `curve` (``NATIVE``).
-    libsodium has no call that only encodes a ristretto255 element; there, an encoding is
-    priced as libsodium's decoding (each is one inverse square root and a few
-    multiplications) and the entry says so.  Any other missing key is an error.
-    """
-    order = [b for b in (backends or NATIVE[curve])]
-    results: dict = {}
-    for key in sorted(set(keys)):
-        for b in order:
-            if source.has(b, key):
-                results.setdefault(b, {})[key] = _entry(source.entry(b, key))
-                break
-        else:
-            proxy = "ristretto255/decode"
-            if key == "ristretto255/encode" and "libsodium" in order and source.has("libsodium", proxy):
-                results.setdefault("libsodium", {})[key] = _entry(
-                    source.entry("libsodium", proxy),
-                    "libsodium has no encode-only call: priced as its decode (one inverse square root each)")
-                continue
-            raise MissingPrice(f"{source.name}: no price for {key!r} in backend(s) {', '.join(order)}; "
-                               f"measure it (costbook measure) or choose other backends")
-    return MeasurementSet(name=source.name, kind=source.kind, provenance=source.provenance, results=results)
-
-
-def _single(mset: MeasurementSet, key: str) -> tuple:
-    """(seconds, backend, entry) of a key in a set that prices each key once."""
-    for b in mset.backends:
-        if mset.has(b, key):
-            return mset.seconds(b, key), b, mset.entry(b, key)
-    raise MissingPrice(f"{mset.name}: no price for {key!r}")
-
-
-# ---------------------------------------------------------------------------
-# Prices on the seed's machine
-
-def kind_of(key: str) -> str:
-    """The kind of operation a key is, for grouping: mul, mul_base, decode, encode, hash, ..."""
-    op = key.split("/")[1]
-    if key.startswith("hashset/"):
-        return "lookup"
-    for kind, names in (("mul", ("mul", "g1_mul", "g2_mul")), ("mul_base", ("mul_base",)),
-                        ("decode", ("decode", "g1_decode", "g2_decode")),
-                        ("encode", ("encode", "g1_encode", "g2_encode")),
-                        ("hash", ("from_hash", "hash_to_g1", "hash_to_g2")),
-                        ("inversion", ("scalar_inv",)), ("pairing", ("pairing",)), ("gt_exp", ("gt_exp",))):
-        if op in names:
-            return kind
-    raise KeyError(f"no kind for {key!r}")
-
-
-def anchor_for(key: str) -> str:
-    """The stated price a key is scaled from on the seed's machine."""
-    if key.startswith("hashset/lookup/"):
-        return "hashset/lookup/1000000"
-    if key.startswith("ristretto255/"):
-        return "ristretto255/mul"
-    if key.startswith("bls12_381/"):
-        op = key.split("/", 1)[1]
-        if "g2" in op:
-            return "bls12_381/g2_mul"
-        if op == "pairing" or "gt" in op:
-            return "bls12_381/pairing"
-        return "bls12_381/g1_mul"          # G1 operations and scalar-field arithmetic
-    raise MissingPrice(f"no anchor on the seed's machine for {key!r}")
-
-
-def anchors(curve: str) -> dict:
-    """The stated prices (seconds, where) that apply to one curve."""
-    pub = published_prices()
-    out = {}
-    for b in pub.backends:
-        for k in pub.keys(b):
-            if k.startswith("hashset/") or k.startswith(curve + "/"):
-                out[k] = (pub.seconds(b, k), f"seed 000, line {pub.entry(b, k)['line']}")
-    if curve == "bls12_381":
-        for k, (us, where) in REPOSITORY_PRICES_US.items():
-            out[k] = (us * 1e-6, f"PunchCard {where}")
-    return out
-
-
-SEED_BACKEND = "seed-laptop"
-
-
-def seed_machine_prices(keys, curve: str, native: MeasurementSet, backends=None,
-                        factors: dict | None = None) -> MeasurementSet:
-    """Prices for the seed's laptop: stated where stated, else scaled from a native library.
-
-    price(key) = stated(anchor) x native(key) / native(anchor), with the anchor of
-    ``anchor_for`` and both native prices from the same backend; times factors[kind(key)]
-    when `factors` (the implied corrections of ``implied_factors``) are given.  Returns an
-    in-memory MeasurementSet with one backend, ``seed-laptop``; every entry says how it was
-    obtained.
-    """
-    stated = anchors(curve)
-    keys = sorted(set(keys))
-    scaled = [k for k in keys if k not in stated]
-    nat = native_prices(set(scaled) | {anchor_for(k) for k in scaled}, curve, native, backends)
-    results = {}
-    for key in keys:
-        if key in stated:
-            s, where = stated[key]
-            results[key] = {"median": s * 1e6, "unit": "us", "note": f"stated: {where}"}
-            continue
-        anchor = anchor_for(key)
-        t_key, b_key, e_key = _single(nat, key)
-        if not nat.has(b_key, anchor):
-            raise MissingPrice(f"{native.name}: {b_key} prices {key!r} but not its anchor {anchor!r}")
-        ratio = t_key / nat.seconds(b_key, anchor)
-        f = (factors or {}).get(kind_of(key), 1.0)
-        note = f"{anchor} as stated x {b_key} ratio {ratio:.3g}"
-        if f != 1.0:
-            note += f" x implied factor {f:.3g} for {kind_of(key)}"
-        if e_key.get("note", "").startswith("libsodium has no encode"):
-            note += " (libsodium encode priced as its decode)"
-        results[key] = {"median": stated[anchor][0] * ratio * f * 1e6, "unit": "us", "note": note}
-    how = "stated prices, the rest scaled from " + native.name + (" with implied factors" if factors else "")
-    return MeasurementSet(name=f"the seed's laptop ({how})", kind="published",
-                          provenance={"seed": "000_f6c47c9ac3110709.txt", "derived_from": native.name},
-                          results={SEED_BACKEND: results})
-
-
-def implied_factors(curve: str, native: MeasurementSet, backends=None, punches: int = 10) -> dict:
+def implied_factors(curve: str, native: MeasurementSet, backends=None, punches: int = 10,
+                    fit_steps=STEPS) -> dict:
     """What the seed's own step times imply about its unstated primitive prices.
 
     One multiplier per kind of unstated operation (e.g. all decodings), applied to its
-    scaled price, fitted by non-negative least squares in relative terms to the six laptop
-    steps.  Kinds too small to matter (hash-set lookups) keep factor 1.  Returns the
-    factors, the fitted prices and the relative residual of every step.
+    scaled price, fitted by non-negative least squares in relative terms to the laptop steps
+    `fit_steps` (all six by default).  Kinds too small to matter (hash-set lookups), and kinds
+    no fitted step performs, keep factor 1.  Returns the factors, the fitted prices, and the
+    predicted time and relative residual of every step (in-sample for the fitted steps).
     """
-    import numpy as np
-    from scipy.optimize import nnls
-
     counts = count_steps(curve, punches, 0)
     keys = {k for c in counts.values() for k in c}
     base = seed_machine_prices(keys, curve, native, backends)
     stated = anchors(curve)
     kinds = sorted({kind_of(k) for k in keys if k not in stated and kind_of(k) != "lookup"})
     measured = {s: t for s, (t, _) in seed_measured(curve).items()}
-    A, b = [], []
+    unknown = set(fit_steps) - set(STEPS)
+    if unknown or not fit_steps:
+        raise ValueError(f"fit_steps must be a non-empty subset of {STEPS}, got {fit_steps!r}")
+    # a kind that none of the fitted steps performs cannot be fitted: it keeps its scaled price
+    kinds = [kind for kind in kinds if any(kind_of(k) == kind and k not in stated
+                                           for s in fit_steps for k in counts[s])]
+    rows, fixed = {}, {}
     for s in STEPS:
-        fixed = sum(n * base.seconds(SEED_BACKEND, k) for k, n in counts[s].items()
-                    if k in stated or kind_of(k) == "lookup")
-        row = [sum(n * base.seconds(SEED_BACKEND, k) for k, n in counts[s].items()
-                   if k not in stated and kind_of(k) == kind) for kind in kinds]
-        # relative residuals: every step weighs the same, whatever its length
-        A.append([x / measured[s] for x in row])
-        b.append((measured[s] - fixed) / measured[s])
-    x, _ = nnls(np.array(A), np.array(b))
-    factors = dict(zip(kinds, map(float, x)))
-    fitted = seed_machine_prices(keys, curve, native, backends, factors)
-    residuals = {s: measured[s] / price(counts[s], fitted, SEED_BACKEND).total - 1 for s in STEPS}
-    return {"factors": factors, "prices": fitted, "residuals": residuals, "kinds": kinds}
+        fixed[s] = sum(n * base.seconds(SEED_BACKEND, k) for k, n in counts[s].items()
+                       if k in stated or kind_of(k) == "lookup")
+        rows[s] = [sum(n * base.seconds(SEED_BACKEND, k) for k, n in counts[s].items()
+                       if k not in stated and kind_of(k) == kind) for kind in kinds]
+    # relative residuals: every step weighs the same, whatever its length
+    x = nnls_relative([rows[s] for s in fit_steps], [measured[s] for s in fit_steps],
+                      [fixed[s] for s in fit_steps], scale_columns=False)
+    factors = dict(zip(kinds, x))
+    # a fit to fewer steps may drive a kind to 0, which no price file admits: no fitted set then
+    fitted = seed_machine_prices(keys, curve, native, backends, factors) if all(x) else None
+    predicted = {s: fixed[s] + sum(a * f for a, f in zip(rows[s], x)) for s in STEPS}
+    residuals = {s: measured[s] / predicted[s] - 1 for s in STEPS}
+    return {"factors": factors, "prices": fitted, "predicted": predicted, "residuals": residuals,
+            "kinds": kinds}
+
+
+def implied_leave_one_out(curve: str, native: MeasurementSet, backends=None, punches: int = 10) -> dict:
+    """Each laptop step predicted by the implied model fitted to the other five steps only:
+    {step: {"seconds": predicted, "error": measured / predicted - 1, "factors": ...}}.
+
+    With 4-5 factors fitted to 6 steps the in-sample residuals are near zero by construction;
+    these out-of-sample errors are what the implied model is worth as a predictor."""
+    out = {}
+    for s in STEPS:
+        fit = implied_factors(curve, native, backends, punches, fit_steps=tuple(t for t in STEPS if t != s))
+        out[s] = {"seconds": fit["predicted"][s], "error": fit["residuals"][s], "factors": fit["factors"]}
+    return out
 
 
 # ---------------------------------------------------------------------------
 # Estimates
-
-MODELS = ("scaled", "implied")
-
 
 def price_steps(counts: dict, mset: MeasurementSet, backends=None) -> dict:
     return {s: price(c, mset, backends, label=LABELS[s]) for s, c in counts.items()}
 
 
 def priced_set(curve: str, source: MeasurementSet, keys, backends=None, model: str = "scaled",
-               native: str = "book") -> MeasurementSet:
-    """The prices an estimate uses: the seed's machine for a published source, else `source`."""
+               native: MeasurementSet | None = None) -> MeasurementSet:
+    """The prices an estimate uses: the seed's machine for a published source (its ratios from
+    `native`, by default the committed reference machine), else `source`."""
     if source.kind == "published":
-        nat = load_source(native)
+        nat = ratio_source(native)
         factors = implied_factors(curve, nat, backends)["factors"] if model == "implied" else None
         return seed_machine_prices(keys, curve, nat, backends, factors)
     return native_prices(keys, curve, source, backends)
@@ -385,16 +256,16 @@ def priced_set(curve: str, source: MeasurementSet, keys, backends=None, model: s
 
 def estimate(source: MeasurementSet, backends=None, curve: str = "ristretto255", punches: int = 10,
              db_size: int = 0, redeem_check: str = "single", model: str = "scaled",
-             native: str = "book", **_ignored) -> dict:
+             native: MeasurementSet | None = None, **_ignored) -> dict:
     """Per-step times of the punch cards priced with `source` (JSON-ready).
 
     A published `source` (the seed's prices) is completed to the seed's machine
     (``seed_machine_prices``; `model` "implied" adds the factors its steps imply), scaling
-    the `native` file's ratios; a measured one is used with `backends` (default: the native
+    the ratios of `native` (a measured set; by default the committed reference machine, so the
+    result does not depend on where it runs); a measured one is used with `backends` (default: the native
     libraries) as the preference list.
     """
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {MODELS}, got {model!r}")
+    Parameters(curve, punches, db_size, redeem_check, model)          # checked: bounds and choices
     counts = count_steps(curve, punches, db_size, redeem_check)
     keys = {k for c in counts.values() for k in c}
     prices = priced_set(curve, source, keys, backends, model, native)
@@ -405,9 +276,7 @@ def estimate(source: MeasurementSet, backends=None, curve: str = "ristretto255",
         "redeem_check": redeem_check if curve == "bls12_381" else None,
         "model": model if source.kind == "published" else None,
         "source": source.name, "priced_with": prices.name,
-        "prices": {k: {"seconds": _single(prices, k)[0], "backend": _single(prices, k)[1],
-                       **({"note": _single(prices, k)[2]["note"]} if "note" in _single(prices, k)[2] else {})}
-                   for k in sorted(keys)},
+        "prices": {k: _price_row(prices, k) for k in sorted(keys)},
         "steps": {s: {"seconds": est[s].total, "counts": dict(counts[s]),
                       "breakdown": est[s].to_dict()["breakdown"]} for s in STEPS},
         "per_redemption": {side: price(c, prices).total for side, c in card.items()},
@@ -418,6 +287,12 @@ def estimate(source: MeasurementSet, backends=None, curve: str = "ristretto255",
         if published and punches == 10:
             out["seed_measured"] = {s: {"seconds": t, "variant": v} for s, (t, v) in published.items()}
     return out
+
+
+def _price_row(prices: MeasurementSet, key: str) -> dict:
+    seconds, backend, e = _single(prices, key)
+    note = e.get("basis") or e.get("note")
+    return {"seconds": seconds, "backend": backend, **({"note": note} if note else {})}
 
 
 def seed_measured(curve: str, db_size: int = 0, machine: str = "laptop") -> dict:
@@ -542,3 +417,72 @@ def format_validation(result: dict) -> str:
         t.add(LABELS[c["step"]], fmt_time(c["predicted_s"]), fmt_time(c["measured_s"]),
               f"{fmt_time(c['measured_q1_s'])} – {fmt_time(c['measured_q3_s'])}", f"{c['error']:+.1%}")
     return t.to_text() + f"\nworst |error|: {result['worst_error']:.1%}"
+
+
+# ---------------------------------------------------------------------------
+# The reproduction ledger (costbook.ledger): every figure seed 000 prints
+
+#: seed 000 line 63: "1M exponentiations ... about 50 seconds. The speedup is about 8 orders of magnitude."
+SPEEDUP_LINE = 63
+
+
+def ledger_claims() -> dict:
+    """The figures seed 000 prints that are not in a published file: message sizes and the speedup."""
+    from . import seed
+    out = {f"claim:punchcard:{s.curve}:{s.step} bytes": ("seed-punchcard", s.line) for s in seed.STATED_SIZES}
+    out["claim:punchcard:scan seconds"] = ("seed-punchcard", SPEEDUP_LINE)
+    out["claim:punchcard:orders"] = ("seed-punchcard", SPEEDUP_LINE)
+    return out
+
+
+def seed_step_models(curve: str, native: MeasurementSet | None = None) -> dict:
+    """The laptop's step times by the two models, out of sample first: {step: [(status, seconds, how)]}:
+    scaled (predicted: stated prices, the rest scaled from `native`), implied refit without the step
+    (leave-one-out), implied fitted to all six (fitted)."""
+    nat = ratio_source(native)
+    counts = count_steps(curve, 10, 0)
+    scaled = price_steps(counts, seed_machine_prices({k for c in counts.values() for k in c}, curve, nat))
+    fitted, loo = implied_factors(curve, nat)["predicted"], implied_leave_one_out(curve, nat)
+    return {s: [("predicted", scaled[s].total, f"scaled model (stated prices; ratios of {nat.name})"),
+                ("leave-one-out", loo[s]["seconds"], "implied factors fitted to the other five steps"),
+                ("fitted", fitted[s], "implied factors fitted to all six steps")] for s in STEPS}
+
+
+def ledger_rows() -> list:
+    from ... import ledger as L
+    from . import seed
+    prices, steps = published_prices(), published_steps()
+    models = {v: seed_step_models(c) for v, (machine, c, db) in VARIANTS.items() if (machine, db) == ("laptop", 0)}
+    rows = L.echoed_rows("punchcard", prices, quantity=lambda b, k, e: f"{b}: {k}, stated price")
+    by_entry = {(a.variant, a.step): a for a in seed.averages(steps)}
+    for variant in steps.backends:
+        for step in STEPS:
+            key = step_key(VARIANTS[variant][1], step)
+            e, a = steps.entry(variant, key), by_entry[(variant, step)]
+            what = f"{variant}: {LABELS[step].lower()}"
+            figure = L.entry_figure(steps, variant, key)
+            if a.stated is not None:       # the average the seed prints: cumulative / iterations
+                scale = {"us": 1, "ms": 1000}[a.stated_unit]
+                erratum = L.SEED_ERRATA.get(("punchcard", a.stated_line), "")
+                rows.append(L.row("punchcard", SEED_FILE,
+                                  a.stated_line, f"{what}, average", f"{L.printed_number(a.stated)} {a.stated_unit}",
+                                  a.average_us / scale, "computed",
+                                  erratum or f"{a.cumulative_us} µs / {a.iterations} (line {a.line})", figure + ":stated"))
+                for status, seconds, how in models.get(variant, {}).get(step, []):
+                    rows.append(L.row("punchcard", SEED_FILE, a.stated_line, f"{what}, average", rows[-1].printed,
+                                      seconds * 1e6 / scale, status, how, figure + ":stated"))
+            rows.append(L.row("punchcard", SEED_FILE, a.line, f"{what}, cumulative over {a.iterations} runs",
+                              f"{a.cumulative_us} µs", e["cumulative"], "echoed", "", figure))
+    for s in seed.STATED_SIZES:
+        book = size_formulas(s.curve)[s.step]
+        rows.append(L.row("punchcard", SEED_FILE, s.line, f"{s.curve}: {LABELS[s.step].lower()} message",
+                          "none" if s.bytes == 0 else f"{s.bytes} B", book, "computed",
+                          "from the encodings' sizes", f"claim:punchcard:{s.curve}:{s.step} bytes"))
+    sp = seed.Speedup(10**6, prices.seconds("curve25519-dalek", "ristretto255/mul"),
+                      prices.seconds("rust-hashset", "hashset/lookup/1000000"))
+    rows.append(L.row("punchcard", SEED_FILE, SPEEDUP_LINE, "10^6 exponentiations (the scan a lookup replaces)",
+                      "50 s", sp.scan_s, "computed", "'about 50 seconds'", "claim:punchcard:scan seconds"))
+    rows.append(L.row("punchcard", SEED_FILE, SPEEDUP_LINE, "scan / lookup, orders of magnitude",
+                      "8 orders", sp.orders, "computed", f"log10 {sp.check_speedup:.2e}; 'about 8 orders'",
+                      "claim:punchcard:orders"))
+    return rows

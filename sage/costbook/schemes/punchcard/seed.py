@@ -16,6 +16,8 @@ import math
 from dataclasses import dataclass
 
 from ...measurements import MeasurementSet, load_source
+from .. import Bounds, check_parameters, option
+from .mergeable import REDEEM_CHECKS
 
 STEPS = ("server_setup", "client_setup", "server_punch", "client_punch", "client_redeem", "server_redeem")
 LABELS = {s: s.replace("_", " ").capitalize() for s in STEPS}
@@ -74,7 +76,18 @@ class Average:
         if self.stated is None:
             return None
         text = repr(self.stated)
-        return len(text.split(".")[1]) if "." in text else 0
+        stored = len(text.split(".")[1]) if "." in text else 0
+        # the file stores numbers, which drop trailing zeros (18.590 -> 18.59, 4.00 -> 4.0); the note
+        # prints its µs averages to 1/iterations (18.590, 134.3669) and its ms averages to 2 decimals
+        printed = len(str(self.iterations)) - 1 if self.stated_unit == "us" else 2
+        return max(stored, printed)
+
+    @property
+    def printed(self) -> str | None:
+        """The stated average as the note prints it, number and unit: "18.590 µs", "4.00 ms"."""
+        if self.stated is None:
+            return None
+        return f"{self.stated:.{self.decimals}f}\u00a0{'µs' if self.stated_unit == 'us' else self.stated_unit}"
 
     @property
     def rounded(self) -> float | None:
@@ -208,3 +221,25 @@ class Speedup:
     def redeem_orders(self) -> float | None:
         r = self.redeem_speedup
         return None if r is None else math.log10(r)
+
+
+MODELS = ("scaled", "implied")
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """One estimate of the punch cards; the defaults are the CLI's and the seed's runs (10 punches,
+    an empty database: seed 000's benchmark table)."""
+    curve: str = option("ristretto255", CURVES)
+    # the code runs once per estimate: 100 punches take seconds on BLS12-381 (the seed's runs: 10)
+    punches: int = option(10, Bounds(1, 100))
+    # the spent-card set is built in memory: 10^6 entries (the seed's largest database, about 100 MB)
+    db_size: int = option(0, Bounds(0, 1_000_000))
+    redeem_check: str = option("single", REDEEM_CHECKS)
+    model: str = option("scaled", MODELS)
+
+    def __post_init__(self):
+        check_parameters(self)
+        if self.curve == "bls12_381" and self.punches % 2:
+            raise ValueError(f"the BLS12-381 benchmark merges two cards of punches/2 punches: "
+                             f"punches must be even, got {self.punches}")

@@ -12,61 +12,27 @@ the chapter check against the counts tallied by running the code.  Prices:
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from ...cost import Counts, price
 from ...counting import counting
-from ... import measurements
+from ... import defaults, measurements
+from ...derived import entry, price_set, ratio_source
 from ...report import fmt_time
+from .. import options
 from . import merkle, pointproofs as PP
+from .seed import (PUBLISHED, SEED_CLAIMS, SEED_FILE, SEED_MAC_G1_ADD_S, SEED_SIZE_LINES,  # noqa: F401
+                   VALUE_BYTES, Claim, Parameters, published)
 
-PUBLISHED = "seed-001-veccom"
-#: algorand/pairing-plus, src/bls12_381/ec/mod.rs (find_pippinger_window_via_estimate): the measured
-#: cost of a projective G1 addition on the author's machine, used to split the commit benchmark.
-SEED_MAC_G1_ADD_S = 1.043e-6
-VALUE_BYTES = 32                      # the chapter's and the tests' values: 32 random bytes
+SEED_BACKEND = "seed-mac"
 POINTPROOFS_OPS = ("commit", "prove", "verify", "commit_update", "proof_update")
 MERKLE_OPS = ("commit", "prove", "verify", "commit_update", "proof_update_no_helper", "proof_update_with_helper")
 
-OPTIONS = {
-    "n": (1000, None),
-    "msm": ("no", ("no", "yes")),
-}
-
-
-@dataclass(frozen=True)
-class Claim:
-    scheme: str
-    op: str
-    claim: str            # as the seed states it
-    per: str              # "n" (per element) or "op"
-    value_us: float
-    line: int
-
-
-#: The seed's summary lines (seed 001), compared with what its benchmark outputs give.
-SEED_CLAIMS = (
-    Claim("pointproofs", "commit", "270n microseconds", "n", 270, 5),
-    Claim("pointproofs", "prove", "270n microseconds", "n", 270, 6),
-    Claim("pointproofs", "verify", "3600 microseconds (regardless of n)", "op", 3600, 7),
-    Claim("pointproofs", "proof_update", "270 microseconds (regardless of n)", "op", 270, 8),
-    Claim("pointproofs", "commit_update", "270 microseconds (regardless of n)", "op", 270, 9),
-    Claim("merkle", "commit", "1.2*n microseconds", "n", 1.2, 51),
-    Claim("merkle", "verify", "8 microseconds (for n = 1000)", "op", 8, 53),
-    Claim("merkle", "proof_update_no_helper", "6 microseconds (for n = 1000)", "op", 6, 54),
-    Claim("merkle", "commit_update", "8 microseconds (for n = 1000)", "op", 8, 55),
-)
-#: The size lines: "commitments and proofs are 48 bytes" (11); "32 bytes long; ... 32 * log_2 n" (57)
-SEED_SIZE_LINES = {"pointproofs": 11, "merkle": 57}
-
-
-def _published():
-    return measurements.load_source(f"published/{PUBLISHED}")
+OPTIONS = options(Parameters)
 
 
 def bench(scheme: str, op: str):
     """(seconds, n) of the seed's benchmark of one operation."""
-    pub = _published()
+    pub = published()
     backend = "veccom-pairings-criterion" if scheme == "pointproofs" else "veccom-merkle-bench"
     for key in pub.keys(backend):
         if key.split("/")[2] == scheme and key.split("/")[3] == op:
@@ -154,11 +120,11 @@ def sizes(n: int) -> dict:
 # ---------------------------------------------------------------------------
 # The seed's Mac, implied by its own benchmarks
 
-def seed_machine_prices(source=None) -> measurements.MeasurementSet:
+def seed_machine_prices(native: measurements.MeasurementSet | None = None) -> measurements.MeasurementSet:
     """E1 from commit (n mults), the 2-pair product from verify - 3 E1, a SHA-256 compression from
-    the Merkle commit (leaves 1 block, inner nodes 2 blocks); SHA-512 of a short input at the book's
-    price (negligible; the seed does not give one)."""
-    source = source or measurements.load_source("book")
+    the Merkle commit (leaves 1 block, inner nodes 2 blocks); SHA-512 of a short input at the price
+    of `native` (by default the committed reference machine; negligible, the seed gives none)."""
+    source = ratio_source(native)
     t_commit, n = bench("pointproofs", "commit")
     # The commit benchmark pays one multiplication and one addition per term; pairing-plus records
     # the projective G1 addition on the same author's Mac as 1043 ns (ec/mod.rs,
@@ -174,8 +140,6 @@ def seed_machine_prices(source=None) -> measurements.MeasurementSet:
     comp = t_mcommit / blocks
     sha512 = source.seconds("python", "sha512/46B") if source.has("python", "sha512/46B") else 1e-6
 
-    def entry(seconds, note):
-        return {"median": seconds * 1e6, "unit": "us", "note": note}
     results = {
         "bls12_381/g1_mul": entry(e1, f"commit benchmark / n = {n}, minus one addition"),
         "bls12_381/g1_decode": entry(e1, "one subgroup check = one G1 multiplication (pairing-fork)"),
@@ -185,20 +149,26 @@ def seed_machine_prices(source=None) -> measurements.MeasurementSet:
         "sha256/73B": entry(2 * comp, "2 compressions per inner node"),
         f"sha512/{14 + VALUE_BYTES}B": entry(sha512, f"not in the seed: {source.name}'s price (negligible)"),
     }
-    return measurements.MeasurementSet("the seed's Mac (implied by its benchmarks)", "published",
-                                       {"seed": "001_9e90762f00ccf010.txt"}, {"seed-mac": results})
+    return price_set("the seed's Mac (implied by its benchmarks)", {SEED_BACKEND: results}, derivation="implied",
+                     seed=SEED_FILE,
+                     title="the seed's Mac: primitive prices solved from the seed's own benchmark times",
+                     machine=published().provenance["machine"],
+                     method="one G1 multiplication from the commit benchmark, the 2-pair product from verify, "
+                            "one SHA-256 compression from the Merkle commit (costbook.schemes.veccom.model."
+                            "seed_machine_prices)",
+                     derived_from=[f"published/{PUBLISHED}", source.name])
 
 
-def predict_seed() -> list:
+def predict_seed(native: measurements.MeasurementSet | None = None) -> list:
     """Every seed benchmark next to its counts priced with the implied prices: (scheme, op, n, predicted, measured)."""
-    prices = seed_machine_prices()
+    prices = seed_machine_prices(native)
     rows = []
     for scheme, ops, counts_of in (("pointproofs", POINTPROOFS_OPS, pointproofs_counts),
                                    ("merkle", ("commit", "verify", "commit_update", "proof_update_no_helper"), merkle_counts)):
         for op in ops:
             t, n = bench(scheme, op)
             c = counts_of(max(n, 2))[op]
-            pred = price(c, prices, "seed-mac").total
+            pred = price(c, prices, SEED_BACKEND).total
             rows.append((scheme, op, n, pred, t))
     return rows
 
@@ -206,15 +176,15 @@ def predict_seed() -> list:
 # ---------------------------------------------------------------------------
 # Estimates on any measurement file
 
-def estimate(source, backends=None, n: int = 1000, msm="no") -> dict:
+def estimate(source, backends=None, n: int = 1000, msm="no", native=None) -> dict:
+    """Every operation of both schemes at size n priced with `source`; a published source means the
+    seed's Mac (``seed_machine_prices``, its one unpublished price from `native`)."""
     use_msm = msm in ("yes", True)
-    n = int(n)
-    if n < 2:
-        raise ValueError(f"n must be at least 2, got {n}")
+    n = Parameters(int(n), "yes" if use_msm else "no").n
     if source.kind == "published":          # the seed's Mac, from its own benchmarks
-        source, order = seed_machine_prices(), ["seed-mac"]
+        source, order = seed_machine_prices(native), [SEED_BACKEND]
     else:
-        order = list(backends) if backends else [b for b in ("arkworks", "sage", "python") if b in source.backends]
+        order = list(backends) if backends else defaults.order(["bls12_381", "sha512", "sha256"], source=source)
     pc, mc = pointproofs_counts(n, use_msm), merkle_counts(n)
     out = {"scheme": "veccom", "n": n, "msm": use_msm, "source": source.name, "sizes": sizes(n), "ops": {}}
     for scheme, counts in (("pointproofs", pc), ("merkle", mc)):
@@ -287,12 +257,16 @@ def run_ops(n: int, msm: bool = False):
 
 
 VALIDATION_SIZES = (16, 64, 256, 1024)
+VALIDATION_MAX_N = 4096             # the setup alone is 3n Sage multiplications
 
 
 def validate(n=None, **_ignored) -> dict:
     """Time each operation of the Sage code at n (default: each of VALIDATION_SIZES) against its
     tallied counts priced now (sage; hashes with python's hashlib, which the code calls)."""
     from ...validation import validation_runs
+    if n is not None and not 2 <= int(n) <= VALIDATION_MAX_N:
+        raise ValueError(f"--n must be an integer in [2, {VALIDATION_MAX_N}] for a validation run "
+                         f"(it runs the Sage code at that size), got {n}")
     sizes_ = VALIDATION_SIZES if n is None else (int(n),)
 
     def cases():
@@ -305,3 +279,71 @@ def validate(n=None, **_ignored) -> dict:
 def format_validation(result: dict) -> str:
     from ...validation import format_runs
     return format_runs(result, ["n"])
+
+
+# ---------------------------------------------------------------------------
+# The reproduction ledger (costbook.ledger): every figure seed 001 prints
+
+#: the benchmarks `seed_machine_prices` solves its prices from: reproduced by construction
+FITTED_BENCHMARKS = {("pointproofs", "commit"), ("pointproofs", "verify"), ("merkle", "commit")}
+#: the seed's projections of what could be improved: (line, printed, what); the book does not test them
+SEED_PROJECTIONS = (
+    (14, "5x-10x", "Pointproofs commit and prove with multi-exponentiation and fixed-base tables"),
+    (15, "2x-4x", "Pointproofs updates with fixed-base tables"),
+    (16, "1.5x", "Pointproofs verify: 'surprised if' it improved by this much"),
+    (19, "2x", "proving several values on one commitment: at most this times one proof"),
+    (61, "2x", "Merkle proofs batched in one tree: length and verification time saved"),
+)
+
+
+def _size_claims() -> list:
+    """(figure id, line, what, printed bytes, book bytes) for the size lines 11 and 57."""
+    s, n = sizes(1000), 1000
+    pp, mk = SEED_SIZE_LINES["pointproofs"], SEED_SIZE_LINES["merkle"]
+    return [("claim:veccom:pointproofs commitment bytes", pp, "Pointproofs commitment", 48, s["pointproofs"]["commitment"]),
+            ("claim:veccom:pointproofs proof bytes", pp, "Pointproofs proof", 48, s["pointproofs"]["proof"]),
+            ("claim:veccom:merkle commitment bytes", mk, "Merkle commitment", 32, s["merkle"]["commitment"]),
+            ("claim:veccom:merkle proof bytes per level", mk, "Merkle proof, bytes per level (32 * log_2 n)", 32,
+             s["merkle"]["proof"] / _ceil_log2(n))]
+
+
+def ledger_claims() -> dict:
+    """The figures seed 001 prints that are not in a published file: summary lines, sizes, projections."""
+    out = {f"claim:veccom:{c.scheme} {c.op} summary": ("seed-veccom", c.line) for c in SEED_CLAIMS}
+    out.update({f: ("seed-veccom", line) for f, line, *_ in _size_claims()})
+    out.update({f"claim:veccom:projection line {line}": ("seed-veccom", line) for line, *_ in SEED_PROJECTIONS})
+    return out
+
+
+def ledger_rows() -> list:
+    from ... import ledger as L
+    pub = published()
+    found = {}
+    for b in pub.backends:
+        for k in pub.keys(b):
+            found[tuple(k.split("/")[2:4])] = (b, k)
+    rows, modelled = [], set()
+    for scheme, op, n, pred, _ in predict_seed():
+        b, k = found[(scheme, op)]
+        modelled.add((b, k))
+        e = pub.entry(b, k)
+        fitted = (scheme, op) in FITTED_BENCHMARKS
+        rows.append(L.row("veccom", SEED_FILE, e["line"], f"{scheme} {op.replace('_', ' ')}, n = {n}", L.entry_printed(e),
+                          pred / measurements.UNITS[e["unit"]], "fitted" if fitted else "predicted",
+                          "an implied price is solved from this benchmark" if fitted else
+                          "counts x prices implied by the commit, verify and Merkle commit benchmarks",
+                          L.entry_figure(pub, b, k)))
+    for b in pub.backends:
+        rows += [r for r in L.echoed_rows("veccom", pub, [b], lambda b, k, e: f"{k.split('/')[2]} {k.split('/')[3].replace('_', ' ')}")
+                 if not any(r.figure == L.entry_figure(pub, b, k) for b2, k in modelled if b2 == b)]
+    for c, per_unit_us, n, units in reproduce_claims():
+        rows.append(L.row("veccom", SEED_FILE, c.line, f"{c.scheme} {c.op.replace('_', ' ')}, summary line"
+                          + (" (per element)" if c.per == "n" else ""), f"{c.value_us:g} µs", per_unit_us, "computed",
+                          f"'{c.claim}'; benchmark at n = {n}" + (f" / {units}" if units > 1 else ""),
+                          f"claim:veccom:{c.scheme} {c.op} summary"))
+    for f, line, what, printed, book in _size_claims():
+        rows.append(L.row("veccom", SEED_FILE, line, what, f"{printed} B", book, "computed", "", f))
+    for line, printed, what in SEED_PROJECTIONS:
+        rows.append(L.row("veccom", SEED_FILE, line, what, printed, None, "echoed",
+                          "a projection the seed makes; not tested here", f"claim:veccom:projection line {line}"))
+    return rows

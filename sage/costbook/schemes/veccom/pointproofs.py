@@ -49,7 +49,7 @@ import random
 from dataclasses import dataclass
 
 from ...counting import tally
-from ...groups import pairing_curves as PC
+from ...groups import msm, pairing_curves as PC
 
 C = PC.BLS12_381
 r = int(C.r)
@@ -84,53 +84,20 @@ def _transcript(commitment, S, values_S) -> bytes:
 # ---------------------------------------------------------------------------
 # Multi-scalar multiplication and pairing products
 
-def pippenger(points, scalars, zero):
-    """sum_i scalars[i] * points[i] by the bucket method (window of about log2(k) - 2 bits).
-
-    Per window: each point is added to the bucket of its digit, then the buckets are summed
-    with a running sum (2^w additions), and the accumulator is doubled w times.
-    """
-    k = len(points)
-    if k != len(scalars):
-        raise ValueError(f"{k} points but {len(scalars)} scalars")
-    if k == 0:
-        return zero
-    w = max(1, k.bit_length() - 2)
-    scalars = [int(s) % r for s in scalars]
-    acc = zero
-    for shift in range(((r.bit_length() + w - 1) // w - 1) * w, -1, -w):
-        for _ in range(w):
-            acc = acc + acc
-        buckets = [zero] * (1 << w)
-        for P, s in zip(points, scalars):
-            d = (s >> shift) & ((1 << w) - 1)
-            if d:
-                buckets[d] = buckets[d] + P
-        running, window = zero, zero
-        for d in range((1 << w) - 1, 0, -1):
-            running = running + buckets[d]
-            window = window + running
-        acc = acc + window
-    return acc
-
-
 def g1_msm(points, scalars):
     tally(f"bls12_381/g1_msm/{len(points)}")
-    return pippenger(points, scalars, C.E1(0))
+    return msm.pippenger(points, scalars, C.E1(0), r)
 
 
 def g2_msm(points, scalars):
     tally(f"bls12_381/g2_msm/{len(points)}")
-    return pippenger(points, scalars, C.E2(0))
+    return msm.pippenger(points, scalars, C.E2(0), r)
 
 
 def pairing_product(pairs):
     """prod_k e(P_k, Q_k): one Miller loop per pair and a single final exponentiation."""
     tally(f"bls12_381/pairing_product/{len(pairs)}")
-    f = C.Fp12(1)
-    for P, Q in pairs:
-        f = f * C.miller_loop(P, Q)
-    return C.final_exponentiation(f)
+    return msm.pairing_product(pairs, C)
 
 
 # ---------------------------------------------------------------------------
@@ -322,50 +289,3 @@ def verify_cross(pp: Params, items, proof) -> bool:
         pairs.append((Cj, g2_msm([pp.g2[pp.n - 1 - i] for i in Sj], [ti * tpj * s % r for ti in t])))
     pairs.append((C.g1_mul(r - s, proof), C.G2))
     return pairing_product(pairs) == pp.gt
-
-
-# ---------------------------------------------------------------------------
-# Fixed-base precomputation (what the seed's "room for improvement" proposes for updates)
-
-class FixedBaseTable:
-    """k * P for one fixed P from precomputed multiples: rows[i][d] = d * 2^{w i} * P.
-
-    k = sum_i d_i 2^{w i} with w-bit digits d_i, so k * P = sum_i rows[i][d_i]: ceil(255 / w)
-    additions and no doublings, against about 255 doublings and 128 additions for a plain
-    multiplication.  The table has ceil(255 / w) * 2^w points (8160 for w = 8, like pairing-plus's
-    precomp_256 with 256 points per base).  Arithmetic is PARI's (``elladd``), the same arithmetic
-    as the plain multiplication it is compared with (PARI's ``ellmul``, under Sage's ``k * P``).
-    """
-
-    def __init__(self, P, window: int = 8):
-        if window < 1:
-            raise ValueError(f"window must be at least 1 bit, got {window}")
-        self.E = C.E1.__pari__()
-        self.w = window
-        self.zero = self.E.ellmul([P[0], P[1]], 0)
-        base = self.E.ellmul([P[0], P[1]], 1)
-        self.rows = []
-        for _ in range(-(-r.bit_length() // window)):
-            row = [self.zero, base]
-            for _ in range((1 << window) - 2):
-                row.append(self.E.elladd(row[-1], base))
-            self.rows.append(row)
-            base = self.E.elladd(row[-1], base)          # 2^w * base
-        self.mask = (1 << window) - 1
-
-    def mul(self, k):
-        """k * P (tallied ``bls12_381/g1_mul_fixed``), returned as a Sage point."""
-        tally("bls12_381/g1_mul_fixed")
-        return self._to_sage(self._mul(int(k) % r))
-
-    def _mul(self, k: int):
-        acc = self.zero
-        for i, row in enumerate(self.rows):
-            d = (k >> (self.w * i)) & self.mask
-            if d:
-                acc = self.E.elladd(acc, row[d])
-        return acc
-
-    @staticmethod
-    def _to_sage(Q):
-        return C.E1(0) if len(Q) == 1 else C.E1(int(Q[0].lift()), int(Q[1].lift()))

@@ -1,10 +1,12 @@
-"""Safe primes p = 2p' + 1 (p' prime) for the CS03 moduli n = pq and N = PQ.
+"""Safe primes p = 2p' + 1 (p' prime): the factors of the RSA-type moduli of the schemes.
 
 CS03 needs n = pq with p, q safe primes so that Z*_{n^2} has the subgroup of
 2n-th powers of order n' = p'q' with no small factors (its elements are the
 only ones the proofs can reason about).  The auxiliary modulus N of the proof
 of knowledge is a product of safe primes for the same reason: QR_N is then
-cyclic of odd order P'Q', which the strong RSA argument uses.
+cyclic of odd order P'Q', which the strong RSA argument uses.  Threshold
+Paillier (the traceable mixnets) needs them so that sharing the secret
+exponent works in a group of known structure.
 
 Generation sieves p' and 2p' + 1 together by the small primes, so that only
 about one candidate in a hundred reaches a Fermat test, then confirms with
@@ -33,7 +35,7 @@ def require_safe_prime(p: int, name: str) -> int:
     if not is_safe_prime(p):
         why = ("is not prime" if not bool(pari(int(p)).ispseudoprime())
                else "is prime but (p-1)/2 is not, so it is not a safe prime")
-        raise ValueError(f"{name} = {int(p)} {why}; CS03 needs safe primes p = 2p'+1 with p' prime")
+        raise ValueError(f"{name} = {int(p)} {why}; a safe prime is p = 2p'+1 with p' prime")
     return int(p)
 
 

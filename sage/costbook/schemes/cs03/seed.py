@@ -1,0 +1,112 @@
+"""What seed 002 publishes about CS03, as data, and the scheme's typed parameters.
+
+Seed 002 (``002_2157a55422b8ccfc.txt``) counts the exponentiations of CS03 (lines 16-47), names two
+parameter sets (line 65: conservative, |n| = 4096; line 77: aggressive, |n| = 3072), prices them with
+crypto-bigint's modpow (lines 68-113, in ``measurements/published/seed-002-crypto-bigint.json``) and
+prints the results (lines 91-144, in ``seed-002-cs03-estimates.json``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ... import measurements
+from .. import Bounds, check_parameters, option
+
+PUBLISHED = "seed-002-crypto-bigint"
+ESTIMATES = "seed-002-cs03-estimates"       # the seed's printed results, compared, never used as prices
+SEED_FILE = "002_2157a55422b8ccfc.txt"
+
+#: Seed 002 prices no group operation.  The spec model's operations in Gamma (two or three
+#: ristretto255 multiplications, 0.01% of a step) take the one published price of such an
+#: operation: seed 000's curve25519-dalek multiplication (line 62), from its own published file.
+GAMMA_PRICES = ("seed-000-punchcard-laptop", "curve25519-dalek")
+
+
+@dataclass(frozen=True)
+class ParameterSet:
+    name: str
+    n_bits: int          # L = |n|; the seed's |N| = |n| too
+    seed_line: int       # where seed 002 names the parameter set
+
+
+PARAMETER_SETS = {
+    "conservative": ParameterSet("conservative", 4096, 65),
+    "aggressive": ParameterSet("aggressive", 3072, 77),
+}
+
+#: The seed's printed sizes in bytes, (value, line of seed 002): compared with ``model.seed_sizes``.
+SEED_PRINTED_SIZES = {
+    "conservative": {"ciphertext": (3072, 139), "proof": (1568, 143)},
+    "aggressive": {"ciphertext": (2304, 140), "proof": (1184, 144)},
+}
+
+#: the challenge length k of each model.  The seed assumes k = 256 (seed 002, line 28).  The scheme
+#: needs 2^k <= rho (two challenges must differ modulo rho: the extractor divides by c - c'), so
+#: the implementation, whose Gamma is ristretto255 (|rho| = 253 bits), takes the largest such k,
+#: 252 (``proof.Parameters``); the seed's 256 is too large for any group of 256 bits or fewer.
+MODELS = ("seed", "spec")
+SEED_K = 256
+SPEC_K = 252
+MODEL_K = {"seed": SEED_K, "spec": SPEC_K}
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """One CS03 instance as the cost models see it; the defaults are the CLI's.
+
+    params: a named parameter set (its |n| unless modulus_bits is given); k: the challenge length,
+    0 meaning the model's (``MODEL_K``); k' = 128 the masks' statistical slack and |rho| = 256 the
+    order of Gamma (P-256 in the seed's comparison with TZ), both for the spec model; crt: decrypt
+    with the factors (spec model only)."""
+    params: str = option("conservative", tuple(PARAMETER_SETS))
+    model: str = option("seed", MODELS)
+    # the modulus: bounded below by the scheme (checked below for the spec model: an honest m~ of
+    # about |rho| + k + k' bits must pass |m~| < n/4) and above so that an estimate stays fast
+    modulus_bits: int = option(0, Bounds(512, 65536, zero="the parameter set's |n|"))
+    k: int = option(0, Bounds(1, 256, zero="the model's: 256 seed, 252 spec"),
+                    "the challenge is a truncated SHA-256 digest")
+    k_prime: int = option(128, Bounds(1, 1024))
+    rho_bits: int = option(256, Bounds(128, 4096), "the order of Gamma; P-256 and ristretto255 have 256 and 253 bits")
+    crt: str = option("no", ("no", "yes"))
+
+    def __post_init__(self):
+        check_parameters(self)
+        if self.model == "seed" and self.crt == "yes":
+            raise ValueError("the seed's model has no CRT decryption; use --model spec")
+        if self.model == "spec":
+            if self.challenge_bits > self.rho_bits - 1:
+                raise ValueError(f"k = {self.challenge_bits} too large for |rho| = {self.rho_bits}: the scheme needs "
+                                 f"2^k <= rho, so k <= {self.rho_bits - 1}")
+            need = self.rho_bits + self.challenge_bits + self.k_prime + 4
+            if self.n_bits < need:
+                raise ValueError(f"modulus of {self.n_bits} bits too small for k = {self.challenge_bits}, k' = {self.k_prime}, "
+                                 f"|rho| = {self.rho_bits}: the range check |m~| < n/4 needs at least {need} bits")
+
+    @property
+    def n_bits(self) -> int:
+        return self.modulus_bits or PARAMETER_SETS[self.params].n_bits
+
+    @property
+    def challenge_bits(self) -> int:
+        return self.k or MODEL_K[self.model]
+
+    @property
+    def use_crt(self) -> bool:
+        return self.crt == "yes"
+
+
+
+
+def published_source() -> measurements.MeasurementSet:
+    return measurements.load_source(f"published/{PUBLISHED}")
+
+
+def printed_estimates() -> measurements.MeasurementSet:
+    return measurements.load_source(f"published/{ESTIMATES}")
+
+
+def gamma_prices() -> measurements.MeasurementSet:
+    """The published price of a ristretto255 multiplication (``GAMMA_PRICES``), alone."""
+    name, backend = GAMMA_PRICES
+    s = measurements.load_source(f"published/{name}")
+    return measurements.MeasurementSet(s.name, s.kind, s.provenance, {backend: s.results[backend]})
