@@ -71,11 +71,11 @@ def test_clear_errors(capsys, tmp_path):
     bad.write_text('{"schema": "costbook-measurements/1"}')
     code, _, err = run(capsys, "estimate", "--counts", COUNTS, "--source", str(bad))
     assert code == 2 and f"{bad}: name: missing" in err
-    code, out, _ = run(capsys, "check", str(bad))
-    assert code == 1 and "BAD" in out
+    code, out, err = run(capsys, "check", str(bad))
+    assert code == 2 and out == "" and err == f"costbook: error: {bad}: name: missing\n"
     code, _, err = run(capsys, "measure", "--only", "no-such-key/*", "--out", str(tmp_path / "x.json"),
                        "--no-progress")
-    assert code == 2 and "no benchmark matches" in err
+    assert code == 2 and "--only: nothing matches 'no-such-key/*'" in err
     assert not (tmp_path / "x.json").exists()
 
 

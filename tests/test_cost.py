@@ -96,3 +96,36 @@ def test_derived_prices_across_moduli_follow_the_fitted_power_law():
     assert mid.unit_price == pytest.approx(4096 ** 2 * 8.5 * 1e-9)
     with pytest.raises(MissingPrice):           # one modulus is not enough to fit a
         price({"modexp/4096/256": 1}, TOY, "slow", derive=True)
+
+
+RANGED = published({
+    "b": {"modexp/6144/256": {"median": 2, "low": 1.5, "high": 3, "unit": "ms", "line": 1},
+          "modexp/6144/1024": {"median": 6, "low": 5, "high": 8, "unit": "ms", "line": 2},
+          "modexp/6144/6144": {"median": 150, "unit": "ms", "line": 3}},
+})
+
+
+def test_interval_propagates_every_price_bound():
+    est = price({"modexp/6144/256": 2, "modexp/6144/6144": 1}, RANGED, "b")
+    # a stated range bounds its price; a bare number carries no spread
+    assert est.low == pytest.approx(2 * 1.5e-3 + 150e-3)
+    assert est.high == pytest.approx(2 * 3e-3 + 150e-3)
+    d = est.to_dict()
+    assert d["low_s"] <= d["total_s"] <= d["high_s"]
+    assert [x for l in d["breakdown"] for x in (l["low_s"], l["high_s"])] == pytest.approx([3e-3, 6e-3, 0.15, 0.15])
+
+
+def test_derived_price_is_bounded_by_the_same_rule_on_the_bounds():
+    # 640 bits lies halfway between 256 and 1024: the interpolation of the lows and of the highs
+    est = price({"modexp/6144/640": 1}, RANGED, "b", derive=True)
+    (line,) = est.lines
+    assert line.unit_price == pytest.approx(4e-3)
+    assert (line.low, line.high) == pytest.approx((3.25e-3, 5.5e-3))
+
+
+def test_measured_quartiles_bound_a_price():
+    m = validate({"schema": "costbook-measurements/1", "name": "q", "kind": "measured",
+                  "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {}}, "results": {"gmp": {"modexp/6144/256": {
+                      "median": 3.0, "q1": 2.9, "q3": 3.4, "mad": 0.1, "samples": 5, "batch": 1, "unit": "ms"}}}})
+    est = price({"modexp/6144/256": 10}, m, "gmp")
+    assert (est.low, est.total, est.high) == pytest.approx((29e-3, 30e-3, 34e-3))

@@ -40,7 +40,7 @@ ENTRY = ["results", "gmp", "modexp/2048/256"]
     (["results"], {}, "results: expected a non-empty object"),
     (["results", "gmp"], {"modexp/2048": {}}, "unknown primitive key 'modexp/2048'"),
     (ENTRY + ["median"], KeyError, r"results.gmp\['modexp/2048/256'\].median: missing"),
-    (ENTRY + ["median"], "fast", "median: expected a number, got 'fast'"),
+    (ENTRY + ["median"], "fast", "median: expected a finite number, got 'fast'"),
     (ENTRY + ["median"], 0, "median: expected a positive number"),
     (ENTRY + ["unit"], "minutes", "unit: expected one of"),
     (ENTRY + ["samples"], 2.5, "samples: expected a positive integer"),
@@ -153,3 +153,40 @@ def test_every_published_price_is_on_its_seed_line():
                 assert stated <= found, f"{name} {backend} {key}: {stated} not on line {e['line']}: {lines[e['line'] - 1]!r}"
                 checked += 1
     assert checked >= 15
+
+
+@pytest.mark.parametrize("content,message", [
+    (json.dumps(GOOD).replace('"name": "t"', '"name": "t", "name": "u"'), "duplicate key 'name'"),
+    (json.dumps(GOOD).replace('"median": 1.0', '"median": 1.0, "median": 2.0'), "duplicate key 'median'"),
+    (json.dumps(GOOD).replace('"median": 1.0', '"median": Infinity'), "median: expected a finite number, got inf"),
+    (json.dumps(GOOD).replace('"mad": 0.1', '"mad": NaN'), "mad: expected a finite number, got nan"),
+    (json.dumps(with_change(ENTRY + ["unit"], ["ms"])), r"unit: expected one of .*, got \['ms'\]"),
+    (json.dumps(with_change(ENTRY + ["low"], 0.5)), "low and high go together"),
+    (json.dumps(GOOD).replace('"unit": "ms"', '"unit": "ms", "low": 2.0, "high": 3.0'),
+     "interval out of order: low=2.0, median=1.0, high=3.0"),
+    ("", "empty"),
+    ("[" * 10_000, "nested more than 64 levels"),
+    ("caf\xe9".encode("latin-1"), r"not UTF-8 text \(byte 0xe9 at offset 3\)"),
+])
+def test_load_rejects_what_json_alone_lets_through(tmp_path, content, message):
+    f = tmp_path / "bad.json"
+    f.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(M.MeasurementFileError, match=message) as err:
+        M.load(f)
+    assert str(err.value).startswith(f"{f}: ")
+
+
+def test_load_names_a_directory_and_a_symlink_loop(tmp_path):
+    with pytest.raises(M.MeasurementFileError, match="is a directory, not a measurement file"):
+        M.load(tmp_path)
+    (tmp_path / "loop.json").symlink_to("loop.json")
+    with pytest.raises(M.MeasurementFileError, match="loop.json: symbolic link loop"):
+        M.load(tmp_path / "loop.json")
+
+
+def test_costbook_root_must_be_a_project(tmp_path, monkeypatch):
+    monkeypatch.setenv("COSTBOOK_ROOT", str(tmp_path))
+    with pytest.raises(M.MeasurementFileError, match=f"COSTBOOK_ROOT={tmp_path}: not a costbook project"):
+        M.project_root()
+    (tmp_path / "measurements").mkdir()
+    assert M.project_root() == tmp_path

@@ -6,70 +6,167 @@
     costbook validate SCHEME [--<option> VALUE ...] [--json]
     costbook check FILE...          # schema-check measurement files
     costbook sources                # list the measurement files the book knows
+
+Bad input (a value out of range, a file that is missing or not a measurement file, ...) is refused
+with exit code 2 and one line on stderr, `costbook: error: ...`, naming the option or file and what
+it admits; a bug is one line `costbook: internal error: ...` and exit code 1; Ctrl-C exits 130.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
+import signal
 import sys
 from pathlib import Path
 
 from . import measurements, schemes
-from .cost import Counts, MissingPrice, price
+from .cost import Counts, CountsError, MissingPrice, price
 from .keys import UnknownPrimitiveKey
+
+# A larger count is a typo, not a protocol (10^15 operations of even 1 ns is 11 days).
+MAX_COUNT = 10**15
+COUNTS_EXAMPLE = '{"modexp/6144/256": 1, "sha256/64B": 2.5}'
+
+
+class UsageError(ValueError):
+    """A bad command line; the message names the option and what it admits."""
+
+
+class Terminated(BaseException):
+    """SIGTERM as an exception, so that cleanups (the temporary of an atomic write) still run."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _counts_arg(text: str) -> Counts:
+    """--counts: a JSON object of primitive key -> finite count in [0, MAX_COUNT], or @file."""
+    where = "--counts"
     if text.startswith("@"):
-        text = Path(text[1:]).read_text()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SystemExit(f"costbook: --counts is not valid JSON ({e})")
+        if not text[1:]:
+            raise UsageError(f"--counts @: give a file name after @, e.g. --counts @counts.json")
+        where = f"--counts {text}"
+        text = measurements.read_text(text[1:], error=UsageError, what="counts file")
+    data = measurements.parse_json(text, where, error=UsageError)
     if not isinstance(data, dict):
-        raise SystemExit("costbook: --counts must be a JSON object of primitive key -> count")
-    return Counts(data)
+        raise UsageError(f"{where}: expected a JSON object of primitive key -> count, e.g. {COUNTS_EXAMPLE}")
+    if not data:
+        raise UsageError(f"{where}: no primitive keys (give at least one, e.g. {COUNTS_EXAMPLE})")
+    try:
+        counts = Counts(data)
+    except (CountsError, UnknownPrimitiveKey) as e:
+        raise UsageError(f"{where}: {e}") from None
+    for key, n in counts.items():
+        if n > MAX_COUNT:
+            got = f"{n:g}" if isinstance(n, float) or n < 1e17 else f"an integer of {len(str(n))} digits"
+            raise UsageError(f"{where}: count of {key!r} must be at most {MAX_COUNT:.0e}, got {got}")
+    return counts
 
 
 def _backends_arg(text: str | None):
-    return [b.strip() for b in text.split(",") if b.strip()] if text else None
+    """--backend a,b,c as a list; None when not given.  An empty name is an error, not a default."""
+    if text is None:
+        return None
+    names = [b.strip() for b in text.split(",")]
+    if not all(names):
+        raise UsageError(f"--backend: empty backend name in {text!r} (give names separated by commas, "
+                         f"e.g. --backend gmp,sage)")
+    return names
+
+
+def _file_state(path: Path):
+    try:
+        st = os.stat(path)
+        return st.st_ino, st.st_mtime_ns, st.st_size
+    except OSError:
+        return None
 
 
 def cmd_measure(args) -> int:
     from .measure import measure
-    out = measure(profile=args.profile, out=args.out, only=args.only, backends=_backends_arg(args.backend),
-                  name=args.name, progress=not args.no_progress,
-                  report=lambda msg: print(msg, file=sys.stderr))
-    print(out)
+    out = args.out if args.out is not None else measurements.local_path()
+    before = _file_state(out)
+
+    def on_sigterm(signum, frame):
+        raise Terminated(signum)
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        written = measure(profile=args.profile, out=out, only=args.only, backends=_backends_arg(args.backend),
+                          name=args.name, progress=not args.no_progress,
+                          report=lambda msg: print(msg, file=sys.stderr))
+    except (KeyboardInterrupt, Terminated) as e:
+        # write_atomic replaces the file in one rename, so it is either old or new, never half
+        after = _file_state(out)
+        state = ("left unchanged" if after == before and before is not None else
+                 "not written" if after is None else "was written before the interrupt")
+        print(f"costbook: {'interrupted' if isinstance(e, KeyboardInterrupt) else 'terminated'}; "
+              f"{out} {state}", file=sys.stderr)
+        return 128 + (e.signum if isinstance(e, Terminated) else signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    print(written)
     return 0
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _flag(opt: str) -> str:
+    return "--" + opt.replace("_", "-")
+
+
+def _integer_option(opt: str, value, allowed) -> int:
+    """`value` (a command-line string or an int) as an int inside `allowed` (a schemes.Bounds, or
+    None for any positive integer), else a one-line ValueError naming the option and the range."""
+    where = f"an integer in {allowed}" if allowed is not None else "an integer"
+    text = value.strip() if isinstance(value, str) else value
+    if isinstance(text, str):
+        # digits only: no '1e3', 'inf', 'nan', '0x10', '1.5'; at most 30 digits, so that int()
+        # never works on a huge string (every bound is far below 10^30)
+        if not _INTEGER.fullmatch(text) or len(text.lstrip("+-")) > 30:
+            raise ValueError(f"{_flag(opt)} must be {where}, got {value!r}")
+        text = int(text)
+    if isinstance(text, bool) or not isinstance(text, int):
+        raise ValueError(f"{_flag(opt)} must be {where}, got {value!r}")
+    if allowed is None and text < 1:
+        raise ValueError(f"{_flag(opt)} must be positive, got {value!r}")
+    if allowed is not None and text not in allowed:
+        raise ValueError(f"{_flag(opt)} must be {where}, got {value!r}")
+    return text
 
 
 def scheme_options(module, given: dict, fill_defaults: bool = True) -> dict:
     """The scheme's OPTIONS filled from `given` (strings from the command line), checked.
 
-    With fill_defaults=False only the options given are returned (checked all the same), so
-    the scheme's function keeps its own defaults (validate runs every parameter set by default).
+    OPTIONS maps each option to (default, allowed): a tuple of choices, or ``schemes.Bounds`` for an
+    integer (None: any positive integer).  A value outside them is a ValueError of one line naming
+    the option and what it admits.  With fill_defaults=False only the options given are returned
+    (checked all the same), so the scheme's function keeps its own defaults (validate runs every
+    parameter set by default).
     """
     declared = getattr(module, "OPTIONS", {})
     unknown = set(given) - set(declared)
     if unknown:
-        raise ValueError(f"unknown option(s) {', '.join('--' + u for u in sorted(unknown))} for this "
-                         f"scheme (it takes: {', '.join('--' + o for o in declared) or 'none'})")
+        raise ValueError(f"unknown option(s) {', '.join(_flag(u) for u in sorted(unknown))} for this "
+                         f"scheme (it takes: {', '.join(_flag(o) for o in declared) or 'none'})")
     options = {}
-    for opt, (default, choices) in declared.items():
-        if not fill_defaults and opt not in given:
+    for opt, (default, allowed) in declared.items():
+        if opt not in given:
+            if fill_defaults:
+                options[opt] = default
             continue
-        value = given.get(opt, default)
-        if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, str):
-            try:
-                value = int(value)
-            except ValueError:
-                raise ValueError(f"--{opt} must be an integer, got {value!r}") from None
-            if value < 0 or (value == 0 and default != 0):   # a default of 0 admits 0 (a size, a count)
-                raise ValueError(f"--{opt} must be {'non-negative' if default == 0 else 'positive'}, got {value}")
-        if choices and value not in choices:
-            raise ValueError(f"--{opt} must be one of {', '.join(map(str, choices))}, got {value!r}")
-        options[opt] = value
+        value = given[opt]
+        if isinstance(allowed, schemes.Bounds) or (allowed is None and isinstance(default, int)
+                                                   and not isinstance(default, bool)):
+            options[opt] = _integer_option(opt, value, allowed)
+        elif allowed and value not in allowed:
+            raise ValueError(f"{_flag(opt)} must be one of {', '.join(map(str, allowed))}, got {value!r}")
+        else:
+            options[opt] = value
     return options
 
 
@@ -89,6 +186,10 @@ def _extra_options(extra: list) -> dict:
 
 
 def cmd_estimate(args) -> int:
+    if args.scheme and args.counts:
+        raise ValueError("give a SCHEME or --counts, not both (a scheme counts its own operations)")
+    if not args.scheme and (args.params is not None or args.model is not None):
+        raise ValueError("--params and --model choose a scheme's parameter set and model: give a SCHEME")
     if args.scheme:
         module = schemes.get(args.scheme)
         given = dict(args.scheme_options)
@@ -96,7 +197,7 @@ def cmd_estimate(args) -> int:
             if getattr(args, opt, None) is not None:
                 given[opt] = getattr(args, opt)
         options = scheme_options(module, given)
-        source = args.source or "published"
+        source = args.source if args.source is not None else "published"
         if source == "published":
             source = f"published/{module.PUBLISHED}"
         result = module.estimate(measurements.load_source(source), backends=_backends_arg(args.backend),
@@ -104,9 +205,10 @@ def cmd_estimate(args) -> int:
         text = json.dumps(result, indent=2) if args.json else module.format_estimate(result)
         print(text)
         return 0
-    if not args.counts:
-        raise SystemExit("costbook: give a SCHEME or --counts")
-    mset = measurements.load_source(args.source or "reference")
+    if args.counts is None:
+        raise UsageError(f"estimate needs a SCHEME ({', '.join(sorted(schemes.REGISTRY))}) "
+                         f"or --counts '{COUNTS_EXAMPLE}'")
+    mset = measurements.load_source(args.source if args.source is not None else "reference")
     est = price(_counts_arg(args.counts), mset, _backends_arg(args.backend), label="counts")
     print(json.dumps(est.to_dict(), indent=2) if args.json else est)
     return 0
@@ -115,7 +217,8 @@ def cmd_estimate(args) -> int:
 def cmd_validate(args) -> int:
     module = schemes.get(args.scheme)
     if not hasattr(module, "validate"):
-        raise SystemExit(f"costbook: scheme {args.scheme!r} has no validation run")
+        raise UsageError(f"scheme {args.scheme!r} has no validation run (validate: "
+                         f"{', '.join(n for n in sorted(schemes.REGISTRY) if hasattr(schemes.get(n), 'validate'))})")
     given = dict(args.scheme_options)
     if args.params is not None:
         given["params"] = args.params
@@ -124,32 +227,58 @@ def cmd_validate(args) -> int:
     return 0
 
 
-def cmd_check(args) -> int:
+def _load_each(paths, describe) -> int:
+    """Load every file, good ones described on stdout, bad ones one line each on stderr (a crash
+    on one file does not stop the others); exit code 2 if any was bad."""
     bad = 0
-    for f in args.files:
+    for path in paths:
         try:
-            m = measurements.load(f)
-            n = sum(len(v) for v in m.results.values())
-            print(f"ok  {f}: {m.kind} {m.name!r}, {len(m.results)} backend(s), {n} entries")
+            m = measurements.load(path)
         except measurements.MeasurementFileError as e:
-            print(f"BAD {e}")
+            print(f"costbook: error: {e}", file=sys.stderr)
             bad += 1
-    return 1 if bad else 0
+            continue
+        except Exception as e:        # a bug, not the file's fault: say so, and go on
+            print(f"costbook: internal error: {path}: {_message(e)}", file=sys.stderr)
+            bad += 1
+            continue
+        print(describe(path, m))
+    return 2 if bad else 0
+
+
+def cmd_check(args) -> int:
+    def describe(path, m):
+        n = sum(len(v) for v in m.results.values())
+        return f"ok  {path}: {m.kind} {m.name!r}, {len(m.results)} backend(s), {n} entries"
+    return _load_each(args.files, describe)
 
 
 def cmd_sources(args) -> int:
-    root = measurements.project_root() / "measurements"
-    for path in sorted(root.glob("*/*.json")):
-        try:
-            m = measurements.load(path)
-            print(f"{path.relative_to(root.parent)}: {m.kind}, {m.name}, backends {', '.join(m.backends)}")
-        except measurements.MeasurementFileError as e:
-            print(f"{path}: INVALID ({e})")
+    project = measurements.project_root()
+    paths = sorted((project / "measurements").glob("*/*.json"))
+    if not paths:
+        raise UsageError(f"no measurement files in {project / 'measurements'} (expected */*.json there)")
+    return _load_each(paths, lambda path, m: f"{path.relative_to(project)}: {m.kind}, {m.name}, "
+                                             f"backends {', '.join(m.backends)}")
+
+
+def cmd_ledger(args) -> int:
+    """Every figure the seeds print, beside the book's value and how the book got it."""
+    from . import ledger
+    rows = ledger.ledger(args.scheme, args.status)
+    print(ledger.dumps(rows) if args.json else ledger.to_text(rows))
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line (not the usage block) and exit code 2."""
+
+    def error(self, message):
+        self.exit(2, f"costbook: error: {message} (see {self.prog} --help)\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="costbook", description=__doc__.split("\n\n")[0])
+    p = _Parser(prog="costbook", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
 
     m = sub.add_parser("measure", help="time the primitives on this machine")
@@ -164,7 +293,8 @@ def parser() -> argparse.ArgumentParser:
     # allow_abbrev=False: scheme options such as --m (mix-servers) must not be taken for --model
     e = sub.add_parser("estimate", help="price a scheme or a count vector", allow_abbrev=False)
     e.add_argument("scheme", nargs="?", help=f"one of: {', '.join(sorted(schemes.REGISTRY)) or '(none yet)'}")
-    e.add_argument("--counts", help="JSON object key -> count, or @file.json")
+    e.add_argument("--counts", help="JSON object key -> count (finite, 0 to 1e15, fractions allowed), "
+                                    "or @file.json")
     e.add_argument("--source", help="reference | local | book | published | published/NAME | FILE")
     e.add_argument("--backend", help="comma-separated backend preference list")
     e.add_argument("--params", help="named parameter set of the scheme")
@@ -185,21 +315,54 @@ def parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("sources", help="list known measurement files")
     s.set_defaults(func=cmd_sources)
+
+    from .ledger import SCHEMES as LEDGER_SCHEMES, STATUSES as LEDGER_STATUSES
+    g = sub.add_parser("ledger", help="the reproduction ledger: every seed figure and the book's value")
+    g.add_argument("--json", action="store_true", help='{"summary": ..., "rows": [...]}')
+    g.add_argument("--scheme", choices=LEDGER_SCHEMES)
+    g.add_argument("--status", choices=list(LEDGER_STATUSES))
+    g.set_defaults(func=cmd_ledger)
     return p
 
 
+def _message(e: BaseException) -> str:
+    """An exception as one line of text, without its class name."""
+    text = " ".join(str(e.args[0] if isinstance(e, KeyError) and e.args else e).split())
+    return text or "no message (a bug: please report the command line)"
+
+
 def main(argv=None) -> int:
-    p = parser()
-    args, extra = p.parse_known_args(argv)
+    """Run one command; every failure is one line on stderr: exit 2 for bad input, 1 for a bug,
+    130 when interrupted.  No traceback reaches the user."""
     try:
+        p = parser()
+        try:
+            args, extra = p.parse_known_args(argv)
+        except SystemExit as e:       # --help (0) or a one-line parser error (2)
+            return e.code if isinstance(e.code, int) else 2
         if extra and not (args.command in ("estimate", "validate") and args.scheme):
-            p.error(f"unrecognized arguments: {' '.join(extra)}")
+            print(f"costbook: error: unrecognized arguments: {' '.join(extra)} (see costbook {args.command} "
+                  f"--help)", file=sys.stderr)
+            return 2
         args.scheme_options = _extra_options(extra)
         return args.func(args)
     except (measurements.MeasurementFileError, MissingPrice, UnknownPrimitiveKey, KeyError, ValueError) as e:
-        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"costbook: error: {msg}", file=sys.stderr)
+        print(f"costbook: error: {_message(e)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("costbook: interrupted", file=sys.stderr)
+        return 128 + signal.SIGINT
+    except BrokenPipeError:
+        # the reader went away (costbook ... | head): stop quietly, and keep Python's final flush
+        # of stdout from reporting the broken pipe once more
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 128 + signal.SIGPIPE
+    except Exception as e:
+        print(f"costbook: internal error: {_message(e)}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -19,8 +19,14 @@ class MissingPrice(LookupError):
     """A count vector needs a key that the chosen measurement file does not price."""
 
 
+class CountsError(ValueError, TypeError):
+    """A count that is not a finite number >= 0.  Also a TypeError, which is what a count that is
+    not a number at all (a string, None, a list) raised before this class existed."""
+
+
 class Counts(dict):
-    """Primitive key -> count.  Keys are checked against costbook.keys on entry."""
+    """Primitive key -> count.  Keys are checked against costbook.keys on entry; a count is a
+    finite number >= 0 (fractional counts are fine: an average per item often is one)."""
 
     def __init__(self, items: Union[Mapping[str, float], Iterable, None] = None, **kw):
         super().__init__()
@@ -31,8 +37,10 @@ class Counts(dict):
         check_key(key)
         if not isinstance(n, (int, float)) or isinstance(n, bool):
             n = _as_number(n, f"count of {key!r}")
+        if n != n or n in (math.inf, -math.inf):    # no float(): a huge int is finite, and float() overflows
+            raise CountsError(f"count of {key!r} must be a finite number, got {n}")
         if n < 0:
-            raise ValueError(f"count of {key!r} must be >= 0, got {n}")
+            raise CountsError(f"count of {key!r} must be >= 0, got {n}")
         self[key] = self.get(key, 0) + n
         return self
 
@@ -55,10 +63,16 @@ class Counts(dict):
 
 
 def _as_number(x, what: str) -> float:
+    """A number from a numeric type that is not int or float (a Sage Integer or Rational, a numpy
+    scalar); never from text or a truth value, which float() would accept."""
+    if isinstance(x, (str, bytes, bool)):
+        raise CountsError(f"{what} must be a number, got {x!r}")
     try:
         y = float(x)
-    except (TypeError, ValueError):
-        raise TypeError(f"{what} must be a number, got {x!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise CountsError(f"{what} must be a number, got {x!r}") from None
+    if not math.isfinite(y):
+        raise CountsError(f"{what} must be a finite number, got {x!r}")
     return int(y) if y.is_integer() else y
 
 
@@ -69,10 +83,20 @@ class Line:
     unit_price: float        # seconds
     backend: str
     note: str = ""           # how the price was derived, when it was not measured as such
+    unit_low: float | None = None    # the price's low and high bound (quartiles, or a stated range);
+    unit_high: float | None = None   # None: the price carries no spread
 
     @property
     def seconds(self) -> float:
         return self.count * self.unit_price
+
+    @property
+    def low(self) -> float:
+        return self.count * (self.unit_price if self.unit_low is None else self.unit_low)
+
+    @property
+    def high(self) -> float:
+        return self.count * (self.unit_price if self.unit_high is None else self.unit_high)
 
 
 @dataclass(frozen=True)
@@ -87,6 +111,16 @@ class Estimate:
         return sum(line.seconds for line in self.lines)
 
     @property
+    def low(self) -> float:
+        """The total with every price at its low bound: the interval propagates each price's spread
+        (quartiles of a measurement, a published range) to the total, assuming nothing cancels."""
+        return sum(line.low for line in self.lines)
+
+    @property
+    def high(self) -> float:
+        return sum(line.high for line in self.lines)
+
+    @property
     def ms(self) -> float:
         return self.total * 1e3
 
@@ -98,9 +132,12 @@ class Estimate:
             "label": self.label,
             "source": self.source,
             "total_s": self.total,
+            "low_s": self.low,
+            "high_s": self.high,
             "breakdown": [
                 {"key": l.key, "count": l.count, "unit_price_s": l.unit_price,
-                 "backend": l.backend, "seconds": l.seconds, **({"note": l.note} if l.note else {})}
+                 "backend": l.backend, "seconds": l.seconds, "low_s": l.low, "high_s": l.high,
+                 **({"note": l.note} if l.note else {})}
                 for l in self.lines],
         }
 
@@ -250,16 +287,18 @@ def price(counts: Mapping[str, float], measurements, backends: BackendChoice = N
     for key, n in Counts(counts).items():
         for b in order:
             if measurements.has(b, key):
-                lines.append(Line(key, n, measurements.seconds(b, key), b))
+                lines.append(Line(key, n, measurements.seconds(b, key), b, "", *measurements.bounds(b, key)))
                 break
         else:
             derived = None
             if derive:
-                derived = next(((b, d) for b in order for rule in DERIVATIONS
+                derived = next(((b, d, rule) for b in order for rule in DERIVATIONS
                                 if (d := rule(measurements, b, key)) is not None), None)
             if derived is not None:
-                b, (seconds, note) = derived
-                lines.append(Line(key, n, seconds, b, note))
+                b, (seconds, note), rule = derived
+                # the same rule on the prices' low and high bounds bounds the derived price
+                low, high = (rule(measurements.at_bound(w), b, key)[0] for w in ("low", "high"))
+                lines.append(Line(key, n, seconds, b, note, min(low, seconds), max(high, seconds)))
                 continue
             raise MissingPrice(
                 f"{measurements.name}: no price for {key!r} in backend(s) {', '.join(order)}; "

@@ -3,7 +3,9 @@
 Runs single-threaded (pinned to one CPU, thread pools capped at one), records
 the machine and library versions next to the numbers, and writes the file
 atomically only when every benchmark has finished, so an interrupted run leaves
-the previous file untouched.
+the previous file untouched.  Everything that can be checked beforehand (the filters
+match something, --out can be written, a file to merge into is valid) is checked
+before the first benchmark runs.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import os
 import platform
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 from . import measurements
@@ -28,6 +31,29 @@ SINGLE_THREAD_ENV = {"RAYON_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
 
 LIBRARIES = ["passagemath-repl", "passagemath-schemes", "passagemath-pari", "gmpy2", "py-ecc",
              "py-arkworks-bls12381", "pymcl", "mclbn256", "costbook"]
+
+
+class MeasureError(ValueError):
+    """A measure request that cannot be carried out (a filter matching nothing, an --out that
+    cannot be written); raised before anything is timed, the message names the option."""
+
+
+def check_writable(out: Path) -> None:
+    """Make sure `out` can be written (its folder exists or can be created, and takes files)
+    before minutes of measuring are spent; the probe file is removed again."""
+    if out.is_dir():
+        raise MeasureError(f"--out {out}: is a directory (give a file name, e.g. {out / 'this-machine.json'})")
+    folder = out.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise MeasureError(f"--out {out}: {folder} is not a directory")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{out.name}.probe.", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise MeasureError(f"--out {out}: cannot write in {folder} ({(e.strerror or str(e)).lower()})") from None
 
 
 def pin_single_thread() -> tuple:
@@ -105,10 +131,23 @@ def collect(only: list | None = None, backends: list | None = None,
             benches += importlib.import_module(modname).benchmarks()
         except (BackendUnavailable, ImportError) as e:
             report(f"skipping {modname}: {e}")
-    if only:
-        benches = [b for b in benches if any(fnmatch.fnmatchcase(b.key, pat) for pat in only)]
-    if backends:
+    if backends is not None:
+        known = sorted({b.backend for b in benches})
+        if not backends or not all(backends):
+            raise MeasureError(f"--backend: empty backend name (available here: {', '.join(known)})")
+        unknown = [name for name in backends if name not in known]
+        if unknown:
+            raise MeasureError(f"--backend: unknown backend(s) {', '.join(map(repr, unknown))} "
+                               f"(available here: {', '.join(known)})")
         benches = [b for b in benches if b.backend in backends]
+    if only is not None:
+        unmatched = [pat for pat in only if not any(fnmatch.fnmatchcase(b.key, pat) for b in benches)]
+        if unmatched:
+            raise MeasureError(f"--only: nothing matches {', '.join(map(repr, unmatched))}"
+                               + (f" among the benchmarks of {', '.join(backends)}" if backends else "")
+                               + " (globs over primitive keys, e.g. 'modexp/*', 'sha256/64B'; "
+                                 "costbook sources lists a file with every key)")
+        benches = [b for b in benches if any(fnmatch.fnmatchcase(b.key, pat) for pat in only)]
     return benches
 
 
@@ -117,10 +156,16 @@ def measure(profile: str = "quick", out: Path | None = None, only=None, backends
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r} (have: {', '.join(PROFILES)})")
     prof = PROFILES[profile]
-    out = Path(out) if out else measurements.local_path()
+    if name is not None and not name.strip():
+        raise MeasureError("--name: empty (give the name to record in the file, or leave it out)")
+    out = Path(out) if out is not None else measurements.local_path()
+    check_writable(out)
+    partial = bool(only or backends)
+    # a filtered run merges into an existing file: it must be readable before anything is timed
+    old = measurements.load(out) if partial and out.exists() else None
     benches = collect(only, backends, report)
     if not benches:
-        raise ValueError("no benchmark matches the given --only/--backend filters")
+        raise MeasureError("no benchmark matches the given --only/--backend filters")
     cpu, cpus_before = pin_single_thread()
 
     results: dict = {}
@@ -145,12 +190,10 @@ def measure(profile: str = "quick", out: Path | None = None, only=None, backends
         if cpus_before is not None:
             os.sched_setaffinity(0, cpus_before)
 
-    partial = bool(only or backends)
     history = []
-    if partial and out.exists():
+    if old is not None:
         # a filtered run refines an existing file of the same machine instead of replacing it;
         # the earlier runs stay on record in the provenance
-        old = measurements.load(out)
         merged = {bk: dict(v) for bk, v in old.results.items()}
         for bk, entries in results.items():
             merged.setdefault(bk, {}).update(entries)

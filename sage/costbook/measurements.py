@@ -20,13 +20,20 @@ states, with the seed file and line of every number.  Both have the same shape:
 Every entry needs a positive ``median`` and a ``unit`` (s, ms, us, ns).  Measured
 entries also carry ``q1``, ``q3``, ``mad``, ``samples`` and ``batch``; published
 entries carry ``line`` (1-based line in the seed) and may carry the seed's
-interval as ``low``/``high``.  ``load()`` checks all of this and names the file
-and field of the first problem it finds.
+interval as ``low``/``high``.  Every number is finite, quartiles and intervals are
+in order (q1 <= median <= q3, low <= median <= high), and no JSON object repeats a
+key.  ``load()`` checks all of this and names the file and field of the first
+problem it finds.
 """
 from __future__ import annotations
 
+import errno
+import glob
 import json
+import math
 import os
+import re
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,19 +59,23 @@ REQUIRED_ENTRY = {
 
 
 class MeasurementFileError(ValueError):
-    """A measurement file that does not follow the schema; the message names file and field."""
+    """A measurement file that cannot be read or does not follow the schema (or no project folder
+    to find them in); the message names the file and field."""
 
 
 def project_root() -> Path:
-    """The repository root: the folder holding _quarto.yml above this package."""
+    """The repository root: $COSTBOOK_ROOT, else the folder holding _quarto.yml above this package."""
     env = os.environ.get("COSTBOOK_ROOT")
     if env:
+        if not (Path(env) / "measurements").is_dir():
+            raise MeasurementFileError(f"COSTBOOK_ROOT={env}: not a costbook project (no measurements/ folder)")
         return Path(env)
     here = Path(__file__).resolve()
     for parent in here.parents:
         if (parent / "_quarto.yml").exists() and (parent / "measurements").is_dir():
             return parent
-    raise FileNotFoundError("cannot find the costbook project root (set COSTBOOK_ROOT)")
+    raise MeasurementFileError(f"cannot find the costbook project above {here.parent} "
+                               f"(set COSTBOOK_ROOT to the folder holding measurements/)")
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,26 @@ class MeasurementSet:
     def seconds(self, backend: str, key: str) -> float:
         e = self.entry(backend, key)
         return e["median"] * UNITS[e["unit"]]
+
+    def bounds(self, backend: str, key: str) -> tuple:
+        """(low, high) seconds of one price: the quartiles of a measured entry, the stated range of a
+        published one, else the median twice (a price given as one number carries no spread)."""
+        e = self.entry(backend, key)
+        scale = UNITS[e["unit"]]
+        for lo, hi in (("q1", "q3"), ("low", "high")):
+            if lo in e and hi in e:
+                return e[lo] * scale, e[hi] * scale
+        return e["median"] * scale, e["median"] * scale
+
+    def at_bound(self, which: str) -> "MeasurementSet":
+        """This set with every price at its low or high bound (see `bounds`), so that a rule deriving
+        an unmeasured price from measured ones gives that price's bounds too."""
+        if which not in ("low", "high"):
+            raise ValueError(f"bound must be 'low' or 'high', got {which!r}")
+        pick = 0 if which == "low" else 1
+        results = {b: {k: {"median": self.bounds(b, k)[pick], "unit": "s"} for k in entries}
+                   for b, entries in self.results.items()}
+        return MeasurementSet(self.name, self.kind, self.provenance, results, self.path)
 
     def keys(self, backend: str | None = None) -> list:
         if backend is not None:
@@ -146,13 +177,14 @@ def validate(data, path="<memory>") -> MeasurementSet:
             for req in REQUIRED_ENTRY[kind]:
                 if req not in entry:
                     _fail(path, f"{field}.{req}", "missing")
-            if entry["unit"] not in UNITS:
-                _fail(path, f"{field}.unit", f"expected one of {sorted(UNITS)}, got {entry['unit']!r}")
-            for num in ("median", "q1", "q3", "mad", "low", "high"):
+            unit = entry["unit"]
+            if not isinstance(unit, str) or unit not in UNITS:
+                _fail(path, f"{field}.unit", f"expected one of {sorted(UNITS)}, got {unit!r}")
+            for num in ("median", "q1", "q3", "mad", "low", "high", "min"):
                 if num in entry:
                     v = entry[num]
-                    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
-                        _fail(path, f"{field}.{num}", f"expected a number, got {v!r}")
+                    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                        _fail(path, f"{field}.{num}", f"expected a finite number, got {v!r}")
                     if v < 0 or (num == "median" and v == 0):
                         _fail(path, f"{field}.{num}", f"expected a positive number, got {v!r}")
             for count in ("samples", "batch", "line"):
@@ -160,23 +192,94 @@ def validate(data, path="<memory>") -> MeasurementSet:
                     v = entry[count]
                     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                         _fail(path, f"{field}.{count}", f"expected a positive integer, got {v!r}")
-            if "q1" in entry and not entry["q1"] <= entry["median"] <= entry["q3"]:
-                _fail(path, field, f"quartiles out of order: q1={entry['q1']}, "
-                                   f"median={entry['median']}, q3={entry['q3']}")
+            for low, high, what in (("q1", "q3", "quartiles"), ("low", "high", "interval")):
+                if (low in entry) != (high in entry):
+                    _fail(path, field, f"{low} and {high} go together, only {low if low in entry else high} given")
+                if low in entry and not entry[low] <= entry["median"] <= entry[high]:
+                    _fail(path, field, f"{what} out of order: {low}={entry[low]}, "
+                                       f"median={entry['median']}, {high}={entry[high]} "
+                                       f"(need {low} <= median <= {high})")
     return MeasurementSet(name, kind, prov, results, Path(path) if path != "<memory>" else None)
+
+
+# Larger than any measurement or count file could honestly be; refusing it beats filling memory.
+MAX_INPUT_BYTES = 64 << 20
+
+
+def read_text(path, error=MeasurementFileError, what: str = "measurement file") -> str:
+    """The UTF-8 text of a regular file, or `error` naming the file and what is wrong with it
+    (missing, a directory, a FIFO or device that would block, unreadable, too large, not UTF-8)."""
+    path = Path(path)
+    try:
+        st = os.stat(path)            # before open(): opening a FIFO blocks until a writer comes
+        if stat.S_ISDIR(st.st_mode):
+            raise error(f"{path}: is a directory, not a {what}")
+        if not stat.S_ISREG(st.st_mode):
+            raise error(f"{path}: not a regular file (a {what} must be one)")
+        if st.st_size > MAX_INPUT_BYTES:
+            raise error(f"{path}: {st.st_size} bytes, larger than any {what} "
+                        f"(at most {MAX_INPUT_BYTES >> 20} MiB)")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise error(f"{path}: no such {what}") from None
+    except PermissionError:
+        raise error(f"{path}: permission denied (cannot read this {what})") from None
+    except OSError as e:
+        problem = "symbolic link loop" if e.errno == errno.ELOOP else (e.strerror or "unreadable").lower()
+        raise error(f"{path}: {problem} (cannot read this {what})") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise error(f"{path}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}); "
+                    f"a {what} is JSON in UTF-8") from None
+
+
+# Deeper than any measurement or count file; json's C parser recurses once per level and, with the
+# recursion limit some libraries raise (Sage's is 10^5), overflows the C stack instead of failing.
+MAX_JSON_DEPTH = 64
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _too_deep(text: str) -> bool:
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return False
+    depth = 0
+    for m in _JSON_BRACKET.finditer(_JSON_STRING.sub('""', text)):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > MAX_JSON_DEPTH:
+            return True
+    return False
+
+
+def parse_json(text: str, where: str, error=MeasurementFileError):
+    """Strict JSON: a repeated key in any object is an error naming the key (Python's json
+    would keep the last one silently).  Errors are `error` prefixed with `where`."""
+    def no_repeated_keys(pairs):
+        obj = {}
+        for key, value in pairs:
+            if key in obj:
+                raise error(f"{where}: duplicate key {key!r} in one JSON object (each key once)")
+            obj[key] = value
+        return obj
+
+    if not text.strip():
+        raise error(f"{where}: empty (expected a JSON object)")
+    if _too_deep(text):
+        raise error(f"{where}: not valid JSON here (nested more than {MAX_JSON_DEPTH} levels deep)")
+    try:
+        return json.loads(text, object_pairs_hook=no_repeated_keys)
+    except error:
+        raise
+    except RecursionError:
+        raise error(f"{where}: not valid JSON (nested too deeply)") from None
+    except ValueError as e:           # JSONDecodeError, or a number with too many digits
+        raise error(f"{where}: not valid JSON ({e})") from None
 
 
 def load(path) -> MeasurementSet:
     path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise MeasurementFileError(f"{path}: no such measurement file") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise MeasurementFileError(f"{path}: not valid JSON ({e})") from None
-    return validate(data, path)
+    return validate(parse_json(read_text(path), str(path)), path)
 
 
 def write_atomic(mset_or_data, path) -> Path:
@@ -186,7 +289,8 @@ def write_atomic(mset_or_data, path) -> Path:
     validate(data, path)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    remove_stale_temporaries(path)
+    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w") as f:
             json.dump(data, f, indent=1, sort_keys=False)
@@ -199,6 +303,38 @@ def write_atomic(mset_or_data, path) -> Path:
             os.unlink(tmp)
         raise
     return path
+
+
+def _temporary_prefix(path: Path, pid: int) -> str:
+    # the writer's pid in the name tells a stale temporary (its writer is gone) from a live one
+    return f".{path.name}.{pid}."
+
+
+def remove_stale_temporaries(path) -> list:
+    """Delete temporaries that write_atomic left beside `path` when its process was killed
+    (SIGKILL runs no cleanup); a temporary whose writer is still running is left alone."""
+    path = Path(path)
+    removed = []
+    ours = f".{path.name}."
+    for tmp in path.parent.glob(glob.escape(ours) + "*.tmp"):
+        pid = tmp.name[len(ours):].split(".", 1)[0]
+        if pid.isdigit() and not _process_alive(int(pid)):
+            try:
+                tmp.unlink()
+                removed.append(tmp)
+            except FileNotFoundError:    # another writer cleaned it first
+                pass
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:           # alive, owned by someone else
+        return True
+    return True
 
 
 # ---------------------------------------------------------------------------
@@ -232,23 +368,30 @@ def resolve(source: str) -> Path:
     ``book``                 what the chapters render from: $COSTBOOK_MEASUREMENTS or reference
     anything else            a path to a measurement file
     """
+    named = "reference, local, book, published/<name>"
+    if not source:
+        raise MeasurementFileError(f"empty source name (use {named} or a file)")
     if source == "reference":
         return reference_path()
     if source == "local":
-        return local_path()
+        path = local_path()
+        if not path.exists():
+            raise MeasurementFileError(f"local: this machine has not been measured yet ({path} is missing; "
+                                       f"run costbook measure)")
+        return path
     if source == "book":
         env = os.environ.get("COSTBOOK_MEASUREMENTS")
         return Path(env) if env else reference_path()
     if source.startswith("published/"):
-        path = published_dir() / (source.split("/", 1)[1] + ".json")
-        if not path.exists():
+        name = source.split("/", 1)[1]
+        path = published_dir() / (name + ".json")
+        if not name or "/" in name or name.startswith(".") or not path.is_file():
             names = ", ".join(p.stem for p in sorted(published_dir().glob("*.json")))
             raise MeasurementFileError(f"no published file {source!r} (have: {names})")
         return path
     path = Path(source)
-    if not path.exists():
-        raise MeasurementFileError(
-            f"{source}: no such measurement file (or use reference, local, book, published/<name>)")
+    if not path.exists() and not path.is_symlink():   # a broken link or loop: load() says which
+        raise MeasurementFileError(f"{source}: no such measurement file (or use {named})")
     return path
 
 

@@ -1,0 +1,606 @@
+"""Every bad input to the `costbook` command is refused with exit code 2 and one line on stderr.
+
+One table of cases (issue 11): each gives the command line, environment, files to create in a
+temporary folder, the exit code and a phrase the single stderr line must contain.  No case may
+show a traceback or an exception class name.  Cases whose id starts with `scheme-` exercise the
+scheme options (their bounds live in `cli.scheme_options` and the schemes' OPTIONS).  A few good
+inputs close the table, so that the refusals are not broader than they should be.
+
+Most cases run in-process through `costbook.cli.main` (fast); signals and inputs that could block
+(a FIFO) run in a subprocess with a timeout.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from costbook import measurements
+from costbook.cli import main
+
+REFERENCE = str(measurements.reference_path())
+MOD = "modexp/6144/256"
+DIR, LOOP, FIFO = object(), object(), object()       # special files to create
+
+# Class names of exceptions, or a traceback: none may reach the user.
+LEAK = re.compile(r"Traceback|\b[A-Z]\w*(Error|Exception)\b|KeyboardInterrupt|\bErrno\b")
+
+
+def counts(text: str, *more: str) -> list:
+    return ["estimate", "--counts", text, "--source", REFERENCE, *more]
+
+
+# --- measurement files, good and spoiled -----------------------------------------------------------
+
+MEASURED = {
+    "schema": "costbook-measurements/1", "name": "t", "kind": "measured",
+    "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {}},
+    "results": {"gmp": {MOD: {"median": 1.0, "q1": 0.9, "q3": 1.2, "mad": 0.1,
+                              "samples": 5, "batch": 4, "unit": "ms"}}},
+}
+PUBLISHED = {
+    "schema": "costbook-measurements/1", "name": "p", "kind": "published",
+    "provenance": {"seed": "s.md", "title": "t", "machine": "m"},
+    "results": {"seed": {MOD: {"median": 2.0, "low": 1.5, "high": 2.5, "unit": "ms", "line": 3}}},
+}
+
+
+def spoil(base: dict, path: str, value) -> str:
+    """`base` as JSON text with the field at dotted `path` set to `value` (or deleted if DELETE);
+    entry fields are named by their last part only: `entry.median`."""
+    d = copy.deepcopy(base)
+    node = next(iter(next(iter(d["results"].values())).values())) if path.startswith("entry.") else d
+    parts = path.split(".")[1:] if path.startswith("entry.") else path.split(".")
+    for p in parts[:-1]:
+        node = node[p]
+    if value is DELETE:
+        del node[parts[-1]]
+    else:
+        node[parts[-1]] = value
+    return json.dumps(d)
+
+
+DELETE = object()
+
+
+def raw(base: dict, old: str, new: str) -> str:
+    """JSON text of `base` with a textual replacement (for what json.dumps cannot write:
+    NaN literals spelt differently, repeated keys)."""
+    text = json.dumps(base)
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+def project(**files) -> dict:
+    """A costbook project folder (COSTBOOK_ROOT) holding `files` under measurements/."""
+    return {f"proj/measurements/{k}": v for k, v in files.items()} | {"proj/measurements": DIR}
+
+
+# --- the table ---------------------------------------------------------------------------------------
+
+@dataclass
+class Case:
+    id: str
+    argv: list
+    expect: str                       # a phrase the one stderr line must contain
+    code: int = 2
+    env: dict = field(default_factory=dict)
+    files: dict = field(default_factory=dict)
+    subprocess: bool = False          # could block if the refusal regressed: run with a timeout
+
+
+def C(id, argv, expect, **kw):
+    return Case(id, argv, expect, **kw)
+
+
+def Chk(id, text, expect, **kw):
+    return Case(id, ["check", "m.json"], expect, files={"m.json": text}, **kw)
+
+
+CASES = [
+    # --counts: values
+    C("counts-nan", counts(f'{{"{MOD}": NaN}}'), "must be a finite number, got nan"),
+    C("counts-infinity", counts(f'{{"{MOD}": Infinity}}'), "must be a finite number, got inf"),
+    C("counts-minus-infinity", counts(f'{{"{MOD}": -Infinity}}'), "must be a finite number"),
+    C("counts-overflow-1e999", counts(f'{{"{MOD}": 1e999}}'), "must be a finite number, got inf"),
+    C("counts-overflow-minus-1e999", counts(f'{{"{MOD}": -1e999}}'), "must be a finite number"),
+    C("counts-negative", counts(f'{{"{MOD}": -1}}'), "must be >= 0, got -1"),
+    C("counts-negative-fraction", counts(f'{{"{MOD}": -0.5}}'), "must be >= 0"),
+    C("counts-true", counts(f'{{"{MOD}": true}}'), "must be a number, got True"),
+    C("counts-false", counts(f'{{"{MOD}": false}}'), "must be a number, got False"),
+    C("counts-string", counts(f'{{"{MOD}": "5"}}'), "must be a number, got '5'"),
+    C("counts-null", counts(f'{{"{MOD}": null}}'), "must be a number, got None"),
+    C("counts-nested-object", counts(f'{{"{MOD}": {{"n": 1}}}}'), "must be a number"),
+    C("counts-list-value", counts(f'{{"{MOD}": [1]}}'), "must be a number, got [1]"),
+    C("counts-above-bound", counts(f'{{"{MOD}": 1e16}}'), "must be at most 1e+15"),
+    C("counts-above-bound-int", counts(f'{{"{MOD}": {10**16}}}'), "must be at most 1e+15"),
+    C("counts-400-digit-int", counts(f'{{"{MOD}": 1{"0" * 400}}}'), "must be at most 1e+15"),
+    C("counts-5000-digit-int", counts(f'{{"{MOD}": 1{"0" * 5000}}}'), "--counts: not valid JSON"),
+    # --counts: shape
+    C("counts-top-level-list", counts(f'[["{MOD}", 1]]'), "expected a JSON object of primitive key -> count"),
+    C("counts-top-level-number", counts("5"), "expected a JSON object"),
+    C("counts-top-level-string", counts('"modexp"'), "expected a JSON object"),
+    C("counts-top-level-null", counts("null"), "expected a JSON object"),
+    C("counts-empty-object", counts("{}"), "--counts: no primitive keys"),
+    C("counts-unknown-key", counts('{"pairing": 1}'), "unknown primitive key 'pairing'"),
+    C("counts-key-without-sizes", counts('{"modexp/6144": 1}'), "unknown primitive key 'modexp/6144'"),
+    C("counts-empty-key", counts('{"": 1}'), "unknown primitive key ''"),
+    C("counts-key-size-unpriced", counts('{"modexp/99999999999999999999/256": 1}'),
+      "no price for 'modexp/99999999999999999999/256'"),
+    C("counts-duplicate-key", counts(f'{{"{MOD}": 1, "{MOD}": 2}}'), f"duplicate key '{MOD}'"),
+    C("counts-duplicate-key-same-value", counts(f'{{"{MOD}": 1, "sha256/64B": 1, "{MOD}": 1}}'),
+      "duplicate key"),
+    C("counts-not-json", counts("{modexp: 1}"), "--counts: not valid JSON"),
+    C("counts-trailing-garbage", counts(f'{{"{MOD}": 1}} x'), "--counts: not valid JSON"),
+    C("counts-empty-text", counts(""), "--counts: empty"),
+    C("counts-blank-text", counts("   \n"), "--counts: empty"),
+    C("counts-nested-too-deep", counts("[" * 100_000), "nested more than 64 levels deep"),
+    C("counts-nested-object-too-deep", counts('{"a": ' * 65 + "1" + "}" * 65), "nested more than 64 levels"),
+    C("counts-python-dict-syntax", counts(f"{{'{MOD}': 1}}"), "--counts: not valid JSON"),
+    # --counts @file
+    C("counts-at-alone", counts("@"), "give a file name after @"),
+    C("counts-at-missing", counts("@missing.json"), "missing.json: no such counts file"),
+    C("counts-at-directory", counts("@d"), "d: is a directory", files={"d": DIR}),
+    C("counts-at-symlink-loop", counts("@loop"), "loop: symbolic link loop", files={"loop": LOOP}),
+    C("counts-at-dangling-symlink", counts("@dangling"), "dangling: no such counts file",
+      files={"dangling": Path("nowhere.json")}),
+    C("counts-at-latin1", counts("@c.json"), "c.json: not UTF-8 text",
+      files={"c.json": f'{{"{MOD}": 1, "caf\xe9": 2}}'.encode("latin-1")}),
+    C("counts-at-binary", counts("@c.bin"), "c.bin: not UTF-8 text", files={"c.bin": b"\x00\xff\xfe\x80"}),
+    C("counts-at-utf16", counts("@c.json"), "not UTF-8 text",
+      files={"c.json": f'{{"{MOD}": 1}}'.encode("utf-16")}),
+    C("counts-at-utf8-bom", counts("@c.json"), "not valid JSON",
+      files={"c.json": f'\ufeff{{"{MOD}": 1}}'.encode("utf-8")}),
+    C("counts-at-empty-file", counts("@c.json"), "--counts @c.json: empty", files={"c.json": ""}),
+    C("counts-at-nan", counts("@c.json"), "--counts @c.json: count of", files={"c.json": f'{{"{MOD}": NaN}}'}),
+    C("counts-at-duplicate", counts("@c.json"), "--counts @c.json: duplicate key",
+      files={"c.json": f'{{"{MOD}": 1,\n "{MOD}": 2}}'}),
+    C("counts-at-fifo", counts("@pipe"), "pipe: not a regular file", files={"pipe": FIFO}, subprocess=True),
+    C("counts-at-dev-zero", counts("@/dev/zero"), "/dev/zero: not a regular file", subprocess=True),
+    # estimate: --backend, --source, the command line
+    C("backend-empty", counts(f'{{"{MOD}": 1}}', "--backend", ""), "--backend: empty backend name"),
+    C("backend-comma", counts(f'{{"{MOD}": 1}}', "--backend", ","), "--backend: empty backend name"),
+    C("backend-double-comma", counts(f'{{"{MOD}": 1}}', "--backend", "gmp,,sage"), "empty backend name"),
+    C("backend-unknown", counts(f'{{"{MOD}": 1}}', "--backend", "nosuch"), "no backend 'nosuch' (the file has:"),
+    C("backend-unknown-second", counts(f'{{"{MOD}": 1}}', "--backend", "gmp,nosuch"), "no backend 'nosuch'"),
+    C("source-missing-file", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", "nosuch.json"],
+      "nosuch.json: no such measurement file (or use reference"),
+    C("source-empty", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", ""], "empty source name"),
+    C("source-directory", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", "d"], "d: is a directory",
+      files={"d": DIR}),
+    C("source-symlink-loop", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", "loop"],
+      "loop: symbolic link loop", files={"loop": LOOP}),
+    C("source-published-unknown", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", "published/nope"],
+      "no published file 'published/nope' (have:"),
+    C("source-published-empty-name", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", "published/"],
+      "no published file"),
+    C("source-published-escapes", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source",
+                                   "published/../reference/" + Path(REFERENCE).stem], "no published file"),
+    C("source-latin1", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", "m.json"],
+      "m.json: not UTF-8 text", files={"m.json": json.dumps(MEASURED).replace('"t"', '"caf\xe9"', 1).encode("latin-1")}),
+    C("source-unit-list", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", "m.json"],
+      "unit: expected one of", files={"m.json": spoil(MEASURED, "entry.unit", ["ms"])}),
+    C("source-book-missing", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", "book"],
+      "gone.json: no such measurement file", env={"COSTBOOK_MEASUREMENTS": "gone.json"}),
+    C("source-book-directory", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", "book"],
+      "is a directory", env={"COSTBOOK_MEASUREMENTS": "d"}, files={"d": DIR}),
+    C("source-local-unmeasured", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", "local"],
+      "local: this machine has not been measured yet", env={"COSTBOOK_ROOT": "proj"},
+      files=project(**{"reference/r.json": json.dumps(MEASURED)})),
+    C("source-reference-root-missing", ["estimate", "--counts", f'{{"{MOD}": 1}}'],
+      "COSTBOOK_ROOT=/nonexistent: not a costbook project", env={"COSTBOOK_ROOT": "/nonexistent"}),
+    C("source-reference-none", ["estimate", "--counts", f'{{"{MOD}": 1}}'],
+      "measurements/reference/ must hold exactly one file, found 0", env={"COSTBOOK_ROOT": "proj"},
+      files=project()),
+    C("estimate-nothing", ["estimate"], "estimate needs a SCHEME (cs03, mixnet, punchcard, veccom) or --counts"),
+    C("estimate-empty-scheme", ["estimate", ""], "estimate needs a SCHEME"),
+    C("estimate-unknown-scheme", ["estimate", "nosuch"], "unknown scheme 'nosuch' (registered: cs03"),
+    C("estimate-unknown-option", ["estimate", "--frobnicate", "--counts", "{}"], "unrecognized arguments: --frobnicate"),
+    C("estimate-json-with-value", ["estimate", "--json=3"], "--json: ignored explicit argument '3'"),
+    C("estimate-counts-needs-value", ["estimate", "--counts"], "argument --counts: expected one argument"),
+    C("no-command", [], "the following arguments are required: command"),
+    C("unknown-command", ["frobnicate"], "invalid choice: 'frobnicate'"),
+    C("validate-no-scheme", ["validate"], "the following arguments are required: scheme"),
+    C("validate-unknown-scheme", ["validate", "nosuch"], "unknown scheme 'nosuch'"),
+    C("sources-extra-argument", ["sources", "x"], "unrecognized arguments: x"),
+    C("ledger-unknown-scheme", ["ledger", "--scheme", "nope"], "argument --scheme: invalid choice: 'nope'"),
+    C("ledger-unknown-status", ["ledger", "--status", "nope"], "argument --status: invalid choice: 'nope'"),
+    # the scheme options and --counts with a scheme (bounds: cli.scheme_options and each scheme's OPTIONS)
+    C("scheme-punchcard-punches-huge", ["estimate", "punchcard", "--punches", "9" * 30], "--punches"),
+    C("scheme-veccom-n-huge", ["estimate", "veccom", "--n", "99999999999999999999"], "--n"),
+    C("scheme-cs03-k-huge", ["estimate", "cs03", "--k", "999999999"], "--k"),
+    C("scheme-cs03-modulus-bits-3", ["estimate", "cs03", "--modulus-bits", "3"], "--modulus-bits"),
+    C("scheme-cs03-rho-bits-1", ["estimate", "cs03", "--rho-bits", "1"], "--rho-bits"),
+    C("scheme-cs03-k-prime-100000", ["estimate", "cs03", "--k-prime", "100000"], "--k-prime"),
+    C("scheme-punchcard-db-size-huge", ["estimate", "punchcard", "--db-size", "99999999999"], "--db-size"),
+    C("scheme-veccom-n-nan", ["estimate", "veccom", "--n", "nan"], "--n"),
+    C("scheme-veccom-n-1e3", ["estimate", "veccom", "--n", "1e3"], "--n"),
+    C("scheme-veccom-n-empty", ["estimate", "veccom", "--n", ""], "--n"),
+    C("scheme-veccom-n-negative", ["estimate", "veccom", "--n", "-5"], "--n"),
+    C("scheme-veccom-n-fraction", ["estimate", "veccom", "--n", "2.5"], "--n"),
+    C("scheme-veccom-n-missing-value", ["estimate", "veccom", "--n"], "--n needs a value"),
+    C("scheme-mixnet-m-0", ["estimate", "mixnet", "--m", "0"], "--m"),
+    C("scheme-cs03-with-counts", ["estimate", "cs03", "--counts", f'{{"{MOD}": 1}}'], "--counts"),
+    C("scheme-counts-with-params", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--params", "x"], "--params"),
+    C("scheme-cs03-params-unknown", ["estimate", "cs03", "--params", "reckless"], "--params"),
+    C("scheme-cs03-model-unknown", ["estimate", "cs03", "--model", "nope"], "--model"),
+    C("scheme-punchcard-curve-unknown", ["estimate", "punchcard", "--curve", "nope"], "--curve"),
+    C("scheme-cs03-unknown-option", ["estimate", "cs03", "--nope", "1"], "--nope"),
+    C("scheme-cs03-stray-argument", ["estimate", "cs03", "stray"], "unexpected argument 'stray'"),
+    C("scheme-validate-unknown-option", ["validate", "cs03", "--nope", "1"], "--nope"),
+    C("scheme-estimate-backend-empty", ["estimate", "cs03", "--backend", ""], "--backend: empty backend name"),
+    C("scheme-estimate-source-missing", ["estimate", "cs03", "--source", "nosuch.json"],
+      "nosuch.json: no such measurement file"),
+    # measure: refused before anything is timed
+    C("measure-out-directory", ["measure", "--out", "d", "--no-progress"], "--out d: is a directory",
+      files={"d": DIR}),
+    C("measure-out-empty", ["measure", "--out", "", "--no-progress"], "is a directory"),
+    C("measure-out-under-a-file", ["measure", "--out", "f/x.json", "--no-progress"], "f is not a directory",
+      files={"f": "text"}),
+    C("measure-out-unwritable", ["measure", "--out", "/proc/costbook-x.json", "--no-progress"],
+      "--out /proc/costbook-x.json: cannot write in /proc"),
+    C("measure-only-nothing", ["measure", "--only", "no-such-key/*", "--out", "x.json", "--no-progress"],
+      "--only: nothing matches 'no-such-key/*'"),
+    C("measure-only-one-of-two", ["measure", "--only", "modexp/*", "--only", "zz", "--out", "x.json",
+                                  "--no-progress"], "--only: nothing matches 'zz'"),
+    C("measure-only-wrong-backend", ["measure", "--only", "sha256/*", "--backend", "gmp", "--out", "x.json",
+                                     "--no-progress"], "nothing matches 'sha256/*' among the benchmarks of gmp"),
+    C("measure-backend-unknown", ["measure", "--backend", "nosuch", "--out", "x.json", "--no-progress"],
+      "--backend: unknown backend(s) 'nosuch' (available here:"),
+    C("measure-backend-empty", ["measure", "--backend", "", "--out", "x.json", "--no-progress"],
+      "--backend: empty backend name"),
+    C("measure-backend-trailing-comma", ["measure", "--backend", "gmp,", "--out", "x.json", "--no-progress"],
+      "--backend: empty backend name"),
+    C("measure-name-empty", ["measure", "--name", " ", "--out", "x.json", "--no-progress"], "--name: empty"),
+    C("measure-profile-unknown", ["measure", "--profile", "huge"], "argument --profile: invalid choice"),
+    C("measure-merge-into-invalid-file", ["measure", "--only", "sha256/64B", "--out", "x.json", "--no-progress"],
+      "x.json: not valid JSON", files={"x.json": "{"}),
+    C("measure-merge-into-latin1-file", ["measure", "--only", "sha256/64B", "--out", "x.json", "--no-progress"],
+      "x.json: not UTF-8 text", files={"x.json": b"\xe9t\xe9"}),
+    C("measure-default-out-bad-root", ["measure", "--only", "sha256/64B", "--no-progress"],
+      "COSTBOOK_ROOT=/nonexistent: not a costbook project", env={"COSTBOOK_ROOT": "/nonexistent"}),
+    # check: reading the file
+    C("check-no-files", ["check"], "the following arguments are required: files"),
+    C("check-empty-name", ["check", ""], ".: is a directory, not a measurement file"),
+    C("check-missing", ["check", "missing.json"], "missing.json: no such measurement file"),
+    C("check-directory", ["check", "d"], "d: is a directory, not a measurement file", files={"d": DIR}),
+    C("check-symlink-loop", ["check", "loop"], "loop: symbolic link loop", files={"loop": LOOP}),
+    C("check-dev-null", ["check", "/dev/null"], "/dev/null: not a regular file"),
+    C("check-fifo", ["check", "pipe"], "pipe: not a regular file", files={"pipe": FIFO}, subprocess=True),
+    Chk("check-latin1", json.dumps(MEASURED).replace('"t"', '"caf\xe9"', 1).encode("latin-1"),
+        "m.json: not UTF-8 text (byte 0xe9"),
+    Chk("check-binary", bytes(range(256)), "m.json: not UTF-8 text"),
+    Chk("check-empty", "", "m.json: empty"),
+    Chk("check-blank", "\n\n  ", "m.json: empty"),
+    Chk("check-not-json", "{not json", "m.json: not valid JSON"),
+    Chk("check-nested-too-deep", "[" * 100_000, "m.json: not valid JSON here (nested more than 64 levels"),
+    Chk("check-top-level-list", "[]", "(top level): expected a JSON object, got list"),
+    # check: repeated keys, anywhere
+    Chk("check-duplicate-top-level", raw(MEASURED, '"name": "t"', '"name": "t", "name": "u"'),
+        "m.json: duplicate key 'name'"),
+    Chk("check-duplicate-backend", raw(MEASURED, '"results": {', '"results": {"gmp": {}, '),
+        "duplicate key 'gmp'"),
+    Chk("check-duplicate-primitive", raw(MEASURED, f'"{MOD}": {{', f'"{MOD}": {{}}, "{MOD}": {{'),
+        f"duplicate key '{MOD}'"),
+    Chk("check-duplicate-median", raw(MEASURED, '"median": 1.0', '"median": 1.0, "median": 9.0'),
+        "duplicate key 'median'"),
+    Chk("check-duplicate-in-provenance", raw(MEASURED, '"date": "d"', '"date": "d", "date": "e"'),
+        "duplicate key 'date'"),
+    # check: the schema
+    Chk("check-schema-wrong", spoil(MEASURED, "schema", "v0"), "schema: expected 'costbook-measurements/1'"),
+    Chk("check-kind-list", spoil(MEASURED, "kind", ["measured"]), "kind: expected one of"),
+    Chk("check-name-list", spoil(MEASURED, "name", ["t"]), "name: expected a non-empty string"),
+    Chk("check-name-missing", spoil(MEASURED, "name", DELETE), "name: missing"),
+    Chk("check-provenance-list", spoil(MEASURED, "provenance", []), "provenance: expected an object"),
+    Chk("check-results-list", spoil(MEASURED, "results", []), "results: expected a non-empty object"),
+    Chk("check-results-empty", spoil(MEASURED, "results", {}), "results: expected a non-empty object"),
+    Chk("check-backend-list", spoil(MEASURED, "results.gmp", []), "results.gmp: expected a non-empty object"),
+    Chk("check-entry-list", spoil(MEASURED, f"results.gmp.{MOD}", [1.0]), "expected an object"),
+    Chk("check-unknown-key", raw(MEASURED, f'"{MOD}"', '"pairing"'), "unknown primitive key 'pairing'"),
+    Chk("check-unit-list", spoil(MEASURED, "entry.unit", ["ms"]), "unit: expected one of ['ms', 'ns', 's', 'us'], got ['ms']"),
+    Chk("check-unit-number", spoil(MEASURED, "entry.unit", 1), "unit: expected one of"),
+    Chk("check-unit-null", spoil(MEASURED, "entry.unit", None), "unit: expected one of"),
+    Chk("check-unit-object", spoil(MEASURED, "entry.unit", {"ms": 1}), "unit: expected one of"),
+    Chk("check-median-infinity", raw(MEASURED, '"median": 1.0', '"median": Infinity'), "median: expected a finite number, got inf"),
+    Chk("check-median-nan", raw(MEASURED, '"median": 1.0', '"median": NaN'), "median: expected a finite number, got nan"),
+    Chk("check-median-minus-infinity", raw(MEASURED, '"median": 1.0', '"median": -Infinity'), "median: expected a finite number"),
+    Chk("check-median-1e999", raw(MEASURED, '"median": 1.0', '"median": 1e999'), "median: expected a finite number"),
+    Chk("check-median-negative", spoil(MEASURED, "entry.median", -1.0), "median: expected a positive number"),
+    Chk("check-median-zero", spoil(MEASURED, "entry.median", 0), "median: expected a positive number"),
+    Chk("check-median-string", spoil(MEASURED, "entry.median", "1.0"), "median: expected a finite number, got '1.0'"),
+    Chk("check-median-true", spoil(MEASURED, "entry.median", True), "median: expected a finite number, got True"),
+    Chk("check-mad-infinity", raw(MEASURED, '"mad": 0.1', '"mad": Infinity'), "mad: expected a finite number"),
+    Chk("check-mad-negative", spoil(MEASURED, "entry.mad", -0.1), "mad: expected a positive number"),
+    Chk("check-q1-nan", raw(MEASURED, '"q1": 0.9', '"q1": NaN'), "q1: expected a finite number"),
+    Chk("check-q3-infinity", raw(MEASURED, '"q3": 1.2', '"q3": Infinity'), "q3: expected a finite number"),
+    Chk("check-min-nan", raw(MEASURED, '"mad": 0.1', '"mad": 0.1, "min": NaN'), "min: expected a finite number"),
+    Chk("check-q1-above-median", spoil(MEASURED, "entry.q1", 1.1), "quartiles out of order"),
+    Chk("check-q3-below-median", spoil(MEASURED, "entry.q3", 0.95), "quartiles out of order"),
+    Chk("check-samples-string", spoil(MEASURED, "entry.samples", "5"), "samples: expected a positive integer"),
+    Chk("check-samples-zero", spoil(MEASURED, "entry.samples", 0), "samples: expected a positive integer"),
+    Chk("check-samples-fraction", spoil(MEASURED, "entry.samples", 2.5), "samples: expected a positive integer"),
+    Chk("check-samples-true", spoil(MEASURED, "entry.samples", True), "samples: expected a positive integer"),
+    Chk("check-batch-null", spoil(MEASURED, "entry.batch", None), "batch: expected a positive integer"),
+    Chk("check-batch-list", spoil(MEASURED, "entry.batch", [4]), "batch: expected a positive integer"),
+    Chk("check-batch-missing", spoil(MEASURED, "entry.batch", DELETE), "batch: missing"),
+    Chk("check-published-low-above-high", spoil(PUBLISHED, "entry.low", 3.0), "interval out of order"),
+    Chk("check-published-median-above-interval", spoil(PUBLISHED, "entry.median", 2.6), "need low <= median <= high"),
+    Chk("check-published-median-below-interval", spoil(PUBLISHED, "entry.median", 1.0), "interval out of order"),
+    Chk("check-published-low-alone", spoil(PUBLISHED, "entry.high", DELETE), "low and high go together"),
+    Chk("check-published-high-nan", raw(PUBLISHED, '"high": 2.5', '"high": NaN'), "high: expected a finite number"),
+    Chk("check-published-quartile-alone", spoil(PUBLISHED, "entry.q1", 1.8), "q1 and q3 go together"),
+    Chk("check-published-line-zero", spoil(PUBLISHED, "entry.line", 0), "line: expected a positive integer"),
+    Chk("check-published-title-missing", spoil(PUBLISHED, "provenance.title", DELETE), "provenance.title: missing"),
+    # sources
+    C("sources-root-missing", ["sources"],
+      "COSTBOOK_ROOT=/nonexistent: not a costbook project (no measurements/ folder)",
+      env={"COSTBOOK_ROOT": "/nonexistent"}),
+    C("sources-root-is-a-file", ["sources"], "not a costbook project", env={"COSTBOOK_ROOT": "f"},
+      files={"f": "text"}),
+    C("sources-none-found", ["sources"], "no measurement files in", env={"COSTBOOK_ROOT": "proj"},
+      files=project()),
+    C("sources-invalid-file", ["sources"], "local/bad.json: results.gmp['modexp/6144/256'].unit: expected one of", env={"COSTBOOK_ROOT": "proj"},
+      files=project(**{"local/bad.json": spoil(MEASURED, "entry.unit", "parsecs")})),
+]
+
+GOOD = [
+    C("good-fractional-count", counts(f'{{"{MOD}": 2.5}}', "--json"), "", code=0),
+    C("good-zero-count", counts(f'{{"{MOD}": 0}}'), "", code=0),
+    C("good-count-at-the-bound", counts(f'{{"{MOD}": 1e15}}'), "", code=0),
+    C("good-pretty-json", counts(f'{{\n  "{MOD}": 1,\n  "sha256/64B": 3\n}}\n'), "", code=0),
+    C("good-counts-file", counts("@c.json", "--backend", "gmp, python"), "", code=0,
+      files={"c.json": f'{{"{MOD}": 1, "sha256/64B": 2}}\n'}),
+    C("good-check-published-interval", ["check", "m.json"], "", code=0, files={"m.json": json.dumps(PUBLISHED)}),
+    C("good-check-measured", ["check", "m.json"], "", code=0, files={"m.json": json.dumps(MEASURED)}),
+    C("good-check-committed", ["check", *map(str, sorted((measurements.project_root() / "measurements")
+                                                           .glob("*/*.json")))], "", code=0),
+    C("good-sources", ["sources"], "", code=0),
+    C("good-scheme-estimate", ["estimate", "cs03", "--json"], "", code=0),
+    C("good-scheme-option-in-bounds", ["estimate", "veccom", "--n", "64", "--source", "reference"], "", code=0),
+]
+
+
+def make_files(root: Path, files: dict):
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if content is DIR:
+            path.mkdir(exist_ok=True)
+        elif content is LOOP:
+            path.symlink_to(path.name)              # a link to itself
+        elif content is FIFO:
+            os.mkfifo(path)
+        elif isinstance(content, Path):
+            path.symlink_to(content)
+        elif isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
+
+
+def run_in_process(case, tmp_path, monkeypatch, capsys):
+    make_files(tmp_path, case.files)
+    monkeypatch.chdir(tmp_path)
+    for k, v in case.env.items():
+        monkeypatch.setenv(k, v)
+
+    def hung(signum, frame):
+        raise AssertionError(f"{case.id}: still running after 60 s")
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        code = main(case.argv)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_subprocess(argv, cwd, env=None, timeout=60):
+    r = subprocess.run([sys.executable, "-m", "costbook.cli", *argv], cwd=cwd, capture_output=True,
+                       text=True, timeout=timeout, env={**os.environ, **(env or {})})
+    return r.returncode, r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_bad_input_is_refused_in_one_line(case, tmp_path, monkeypatch, capsys):
+    if case.subprocess:
+        make_files(tmp_path, case.files)
+        code, out, err = run_subprocess(case.argv, tmp_path, case.env, timeout=30)
+    else:
+        code, out, err = run_in_process(case, tmp_path, monkeypatch, capsys)
+    assert not LEAK.search(out + err), f"leaked: {out + err!r}"
+    assert code == case.code, err
+    assert out == ""
+    assert err.endswith("\n") and err.count("\n") == 1 and err.strip(), f"not one line: {err!r}"
+    assert err.startswith("costbook: error: ")
+    assert case.expect in err
+
+
+@pytest.mark.parametrize("case", GOOD, ids=[c.id for c in GOOD])
+def test_good_input_still_succeeds(case, tmp_path, monkeypatch, capsys):
+    code, out, err = run_in_process(case, tmp_path, monkeypatch, capsys)
+    assert code == 0, err
+    assert out and not LEAK.search(out + err)
+
+
+def test_the_table_is_big_enough():
+    assert len(CASES) >= 100 and len({c.id for c in CASES + GOOD}) == len(CASES + GOOD)
+
+
+def test_deep_json_is_refused_under_a_raised_recursion_limit(tmp_path):
+    """Sage raises the recursion limit to 10^5; json's C parser would then overflow the C stack
+    (a segfault) on deep nesting instead of raising.  Run in a child so a crash cannot take pytest."""
+    (tmp_path / "deep.json").write_text("[" * 200_000)
+    r = subprocess.run([sys.executable, "-c", "import sys; sys.setrecursionlimit(10**6); import costbook.cli; "
+                        "sys.exit(costbook.cli.main(sys.argv[1:]))", "check", "deep.json"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "costbook: error: deep.json: not valid JSON here (nested more than 64 levels deep)\n"
+
+
+def test_a_reader_that_goes_away_is_not_an_error():
+    """costbook sources | head -0: the pipe closes before costbook writes; no traceback, no
+    'Exception ignored' message at exit."""
+    proc = subprocess.Popen([sys.executable, "-m", "costbook.cli", "sources"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()                 # before the child has imported anything
+    err = proc.stderr.read().decode()
+    assert proc.wait(60) == 141 and err == ""
+
+
+def test_check_reports_every_file_even_after_a_crash(tmp_path, monkeypatch, capsys):
+    """check A B C D: every file gets its line, the good ones on stdout, the bad ones on stderr,
+    also when loading one of them fails in a way nobody planned for (a bug)."""
+    make_files(tmp_path, {"good.json": json.dumps(MEASURED), "bad.json": spoil(MEASURED, "entry.unit", []),
+                          "crash.json": json.dumps(PUBLISHED), "also-good.json": json.dumps(PUBLISHED)})
+    monkeypatch.chdir(tmp_path)
+    real_validate = measurements.validate
+
+    def validate(data, path="<memory>"):
+        if Path(path).name == "crash.json":
+            raise ZeroDivisionError("division by zero")
+        return real_validate(data, path)
+    monkeypatch.setattr(measurements, "validate", validate)
+    code = main(["check", "good.json", "bad.json", "missing.json", "crash.json", "also-good.json"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert [line.split()[1] for line in out.splitlines()] == ["good.json:", "also-good.json:"]
+    lines = err.splitlines()
+    assert len(lines) == 3 and not LEAK.search(out + err)
+    assert lines[0].startswith("costbook: error: bad.json: results.gmp")
+    assert lines[1] == "costbook: error: missing.json: no such measurement file"
+    assert lines[2] == "costbook: internal error: crash.json: division by zero"
+
+
+def test_an_unexpected_failure_is_one_line_with_exit_1(monkeypatch, capsys):
+    import costbook.cli as cli
+    def boom(args):
+        raise RuntimeError("something nobody foresaw")
+    monkeypatch.setattr(cli, "cmd_sources", boom)
+    code = main(["sources"])
+    out, err = capsys.readouterr()
+    assert (code, out, err) == (1, "", "costbook: internal error: something nobody foresaw\n")
+
+
+# --- measure: interrupted, terminated, killed ---------------------------------------------------------
+
+def test_ctrl_c_while_measuring_exits_130_and_keeps_the_file(tmp_path, monkeypatch, capsys):
+    import costbook.measure as measure
+    out = tmp_path / "m.json"
+    measurements.write_atomic(MEASURED, out)
+    before = out.read_bytes()
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(measure, "run_benchmark", interrupted)
+    code = main(["measure", "--only", "sha256/64B", "--out", str(out), "--no-progress"])
+    _, err = capsys.readouterr()
+    assert code == 130
+    assert err == f"costbook: interrupted; {out} left unchanged\n"
+    assert out.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+def test_ctrl_c_before_a_first_file_says_it_was_not_written(tmp_path, monkeypatch, capsys):
+    import costbook.measure as measure
+    monkeypatch.setattr(measure, "run_benchmark", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    code = main(["measure", "--only", "sha256/64B", "--out", str(tmp_path / "new.json"), "--no-progress"])
+    assert code == 130 and capsys.readouterr().err == f"costbook: interrupted; {tmp_path / 'new.json'} not written\n"
+
+
+# A child process that runs `costbook measure` with one hook in place: `when` is "measuring" (the hook
+# runs instead of the first benchmark) or "writing" (inside write_atomic, after part of the file is
+# written to its temporary); the hook sends the process a real signal.
+CHILD = textwrap.dedent("""
+    import os, signal, sys
+    import costbook.cli, costbook.measure, costbook.measurements
+    when, sig, argv = sys.argv[1], getattr(signal, sys.argv[2]), sys.argv[3:]
+    if when == "measuring":
+        costbook.measure.run_benchmark = lambda *a, **k: os.kill(os.getpid(), sig)
+    else:
+        real_dump = costbook.measurements.json.dump
+        def dump(data, f, **kw):
+            f.write('{"schema": ')
+            f.flush()
+            os.kill(os.getpid(), sig)
+            real_dump(data, f, **kw)
+        costbook.measurements.json.dump = dump
+    sys.exit(costbook.cli.main(argv))
+""")
+
+
+def run_child(tmp_path, when, sig, out):
+    r = subprocess.run([sys.executable, "-c", CHILD, when, sig, "measure", "--only", "sha256/64B",
+                        "--backend", "python", "--out", str(out), "--no-progress"],
+                       capture_output=True, text=True, timeout=60)
+    return r.returncode, r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("when,sig,code,word", [("measuring", "SIGINT", 130, "interrupted"),
+                                                ("writing", "SIGINT", 130, "interrupted"),
+                                                ("writing", "SIGTERM", 143, "terminated")])
+def test_a_signal_leaves_the_old_file_and_no_temporary(tmp_path, when, sig, code, word):
+    out = tmp_path / "m.json"
+    measurements.write_atomic(MEASURED, out)
+    before = out.read_bytes()
+    got, stdout, err = run_child(tmp_path, when, sig, out)
+    assert (got, stdout, err) == (code, "", f"costbook: {word}; {out} left unchanged\n")
+    assert out.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+def test_a_temporary_left_by_a_killed_writer_is_removed_by_the_next_write(tmp_path):
+    out = tmp_path / "m.json"
+    measurements.write_atomic(MEASURED, out)
+    got, _, _ = run_child(tmp_path, "writing", "SIGKILL", out)
+    assert got == -signal.SIGKILL
+    (stale,) = [p for p in tmp_path.iterdir() if p.name != "m.json"]   # SIGKILL runs no cleanup
+    live = tmp_path / f".m.json.{os.getpid()}.abc.tmp"                  # a writer still running: kept
+    live.write_text("")
+    measurements.write_atomic(PUBLISHED, out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["m.json", live.name])
+    assert measurements.load(out).name == "p"
+
+
+def test_ctrl_c_from_the_terminal_while_measuring(tmp_path):
+    """A real SIGINT from outside, once the progress bar shows that measuring has begun."""
+    out = tmp_path / "m.json"
+    measurements.write_atomic(MEASURED, out)
+    before = out.read_bytes()
+    proc = subprocess.Popen([sys.executable, "-m", "costbook.cli", "measure", "--profile", "full",
+                             "--only", "modexp/*", "--backend", "sage", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    err = bytearray()
+    started = threading.Event()
+
+    def read_stderr():
+        while chunk := proc.stderr.read1(4096):
+            err.extend(chunk)
+            if b"bench" in err:                 # tqdm's first frame: the loop over benchmarks is running
+                started.set()
+    reader = threading.Thread(target=read_stderr)
+    reader.start()
+    try:
+        assert started.wait(60), bytes(err)
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        reader.join(10)
+    text = err.decode()
+    assert code == 130
+    assert not LEAK.search(text + proc.stdout.read().decode())
+    assert text.rstrip().splitlines()[-1].endswith(f"costbook: interrupted; {out} left unchanged")
+    assert out.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["m.json"]
