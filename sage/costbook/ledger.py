@@ -1,0 +1,246 @@
+"""The reproduction ledger: every figure the four seed notes print, next to the book's value.
+
+Each scheme contributes its rows through one function of its own package (``ledger_rows()`` in
+``schemes/<scheme>/model.py``), built on the functions the chapters and the CLI use.  A row says
+what the figure is, the figure exactly as printed, the book's value at the printed precision, and
+how the book got it (``STATUSES``).  ``printed_figures()`` lists what must be covered: every entry
+of the published measurement files, plus the figures the seeds print that are not prices (ratios,
+sizes, stated costs); ``missing()`` names the ones without a row.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import math
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from . import measurements
+from .report import SEED_NOTES, cite, fmt_unit
+
+#: how the book got its value, strongest first
+STATUSES = {
+    "computed": "the seed's own arithmetic redone from its inputs; must match at printed precision",
+    "predicted": "priced from counts with prices not fitted to this figure",
+    "leave-one-out": "predicted by a fit that leaves this figure out",
+    "fitted": "fitted in-sample: the figure is one of the fit's targets",
+    "echoed": "taken from the seed (an input, or a figure the book does not model)",
+}
+SCHEMES = ("punchcard", "veccom", "cs03", "mixnet")
+
+#: computed figures whose printed value disagrees with the seed's own inputs, with the reason:
+#: (scheme, seed line) -> why.  test_ledger checks these are exactly the computed rows that differ.
+SEED_ERRATA = {
+    ("punchcard", 79): "the seed truncates 1098.39 µs to 1.09 ms (its other averages are rounded)",
+    ("mixnet", 143): "the seed truncates 43400/500 = 86.8 to 86x",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    scheme: str
+    seed: str              # bib key of the source note (references.bib), e.g. "seed-cs03"
+    lines: str             # line(s) in that note: "101" or "15, 7"
+    quantity: str          # what the figure is, in words
+    printed: str           # as the seed prints it (unit spelled µs)
+    book: str              # the book's value at the printed precision
+    difference: str        # book / printed - 1, or absolute where relative means nothing
+    status: str            # one of STATUSES
+    note: str = ""
+    figure: str = ""       # the figure's identity for coverage: "<file>:<backend>:<key>" or "claim:..."
+    book_value: float | None = None     # in the printed unit
+    document: str = ""     # the file inside `seed` the line refers to, when not the note itself
+
+    def citation(self) -> str:
+        """The marker the book renders as a citation: [@seed-cs03, line 12]."""
+        where = f"{self.document}, " if self.document else ""
+        return cite(self.seed, f"{where}line{'s' if ',' in self.lines else ''} {self.lines}")
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+# ---------------------------------------------------------------------------
+# Formatting at the printed precision
+
+_NUMBER = re.compile(r"^[<>~]?([+-]?(?:\d+\.?\d*|\.\d+))\s*(.*)$")      # "<0.03": a bound
+
+
+def parse_printed(printed: str) -> tuple:
+    """(value, decimals or None, significant figures or None, unit) of a printed figure: "26.945 ms"
+    has 3 decimals; "2400 s" has 2 significant figures (trailing zeros of an integer are not
+    significant); "none" is zero."""
+    if printed == "none":
+        return 0.0, 0, None, "none"
+    m = _NUMBER.match(printed.strip())
+    if not m:
+        raise ValueError(f"cannot read the printed figure {printed!r} as a number and a unit")
+    text, unit = m.groups()
+    if "." in text:
+        return float(text), len(text.split(".")[1]), None, unit
+    digits = text.lstrip("+-").lstrip("0")
+    if digits.endswith("0"):
+        return float(text), None, len(digits.rstrip("0")), unit
+    return float(text), 0, None, unit
+
+
+def format_like(printed: str, value: float, significant: int | None = None) -> str:
+    """`value` (in the printed unit) formatted at the precision and in the unit of `printed`;
+    `significant` overrides the precision where the source states it (the mixnet report: 2 figures)."""
+    _, decimals, sig, unit = parse_printed(printed)
+    if unit == "none":
+        return "none" if value == 0 else f"{value:g} B"
+    sig = significant or sig
+    if sig is not None and value != 0:
+        e = math.floor(math.log10(abs(value))) - sig + 1
+        text = f"{round(value / 10 ** e) * 10 ** e:.{max(0, -e)}f}"
+    elif sig is not None:
+        text = "0"
+    else:
+        text = f"{value:.{decimals}f}"
+    unit = fmt_unit(unit)
+    if not unit:
+        return text
+    return f"{text}{unit}" if unit == "x" else f"{text} {unit}"
+
+
+def normalise(printed: str) -> str:
+    """The printed figure with the unit spelled the book's way (µs)."""
+    _, _, _, unit = parse_printed(printed)
+    return printed if unit in ("", "none") else printed[: len(printed) - len(unit)] + fmt_unit(unit)
+
+
+def agrees(printed: str, value: float) -> bool:
+    """Does `value` equal the printed figure at the printed precision (string equality)?"""
+    return format_like(printed, value) == normalise(printed)
+
+
+def difference(printed: str, value: float | None) -> str:
+    if value is None:
+        return "—"
+    p = parse_printed(printed)[0]
+    if p == 0:
+        return "0" if value == p else f"{value - p:+g}"
+    d = value / p - 1
+    return "0" if abs(d) < 5e-5 else f"{d:+.1%}".replace("-", "−")
+
+
+def printed_number(x) -> str:
+    """A transcribed number as the seed writes it (the file keeps the digits the seed prints)."""
+    return str(int(x)) if float(x).is_integer() and not isinstance(x, float) else repr(x)
+
+
+def row(scheme: str, seed_file: str, lines, quantity: str, printed: str, value: float | None, status: str,
+        note: str = "", figure: str = "", document: str = "", significant: int | None = None) -> Row:
+    """A ledger row; `value` is the book's number in the printed unit (None: the book has none)."""
+    if status not in STATUSES:
+        raise ValueError(f"unknown ledger status {status!r}: choose one of {', '.join(STATUSES)}")
+    lines = ", ".join(map(str, lines)) if isinstance(lines, (list, tuple)) else str(lines)
+    book = format_like(printed, value, significant) if value is not None else "—"
+    return Row(scheme, seed_key(seed_file), lines, quantity, normalise(printed), book, difference(printed, value),
+               status, note, figure, value, document)
+
+
+def seed_key(seed_file: str) -> str:
+    """The bib key of a seed note from its file name ("002_....txt" -> "seed-cs03"); keys pass through."""
+    number = str(seed_file)[:3]
+    return SEED_NOTES.get(number, seed_file)
+
+
+def entry_printed(entry: dict) -> str:
+    return f"{printed_number(entry['median'])} {fmt_unit(entry['unit'])}"
+
+
+def entry_figure(mset, backend: str, key: str) -> str:
+    return f"{mset.name}:{backend}:{key}"
+
+
+def echoed_rows(scheme: str, mset, backends=None, quantity=None) -> list:
+    """Every entry of a published file's `backends` as an echoed row (the seed's inputs)."""
+    out = []
+    for b in backends or mset.backends:
+        for k in mset.keys(b):
+            e = mset.entry(b, k)
+            out.append(row(scheme, mset.provenance["seed"], e["line"], quantity(b, k, e) if quantity else f"{b}: {k}",
+                           entry_printed(e), e["median"], "echoed", e.get("note", ""), entry_figure(mset, b, k)))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Coverage and the ledger
+
+def _published_files() -> list:
+    root = measurements.project_root() / "measurements" / "published"
+    return [measurements.load_source(f"published/{Path(p).stem}") for p in sorted(glob.glob(str(root / "*.json")))]
+
+
+def printed_figures() -> dict:
+    """{figure id: (seed key, line)} of everything the seeds print that the ledger must cover: every
+    published entry (each has its seed line; a stated average is a figure of its own), and each
+    scheme's claims that are not prices (``claims()`` in its ledger module)."""
+    out = {}
+    for mset in _published_files():
+        for b in mset.backends:
+            for k in mset.keys(b):
+                e = mset.entry(b, k)
+                out[entry_figure(mset, b, k)] = (seed_key(mset.provenance["seed"]), e["line"])
+                if "stated_line" in e:
+                    out[entry_figure(mset, b, k) + ":stated"] = (seed_key(mset.provenance["seed"]), e["stated_line"])
+    for scheme in SCHEMES:
+        out.update(_module(scheme).ledger_claims())
+    return out
+
+
+def _module(scheme: str):
+    import importlib
+    return importlib.import_module(f"costbook.schemes.{scheme}.model")
+
+
+def ledger(scheme: str | None = None, status: str | None = None) -> list:
+    """All rows, scheme by scheme (each from its model's ``ledger_rows()``), optionally filtered."""
+    if scheme is not None and scheme not in SCHEMES:
+        raise ValueError(f"unknown scheme {scheme!r} for the ledger: choose one of {', '.join(SCHEMES)}")
+    if status is not None and status not in STATUSES:
+        raise ValueError(f"unknown ledger status {status!r}: choose one of {', '.join(STATUSES)}")
+    # by source document, then line; the sort is stable, so a figure's out-of-sample row stays first
+    order = lambda r: (r.document, int(r.lines.split(",")[0]))
+    rows = [r for s in SCHEMES if scheme in (None, s) for r in sorted(_module(s).ledger_rows(), key=order)]
+    return [r for r in rows if status in (None, r.status)]
+
+
+def summary(rows: list) -> dict:
+    """{status: number of rows} in vocabulary order, plus the number of figures covered."""
+    out = {s: sum(r.status == s for r in rows) for s in STATUSES}
+    out["rows"] = len(rows)
+    out["figures"] = len({r.figure for r in rows})
+    return out
+
+
+def missing(rows: list | None = None) -> list:
+    """Printed figures with no ledger row: (figure id, seed key, line)."""
+    have = {r.figure for r in (rows if rows is not None else ledger())}
+    return [(f, *where) for f, where in printed_figures().items() if f not in have]
+
+
+def mismatches(rows: list) -> list:
+    """Computed rows whose book value differs from the printed figure at printed precision."""
+    return [r for r in rows if r.status == "computed" and not agrees(r.printed, r.book_value)]
+
+
+def to_json(rows: list) -> dict:
+    return {"summary": summary(rows), "rows": [r.to_json() for r in rows]}
+
+
+def to_text(rows: list) -> str:
+    from .report import Table
+    s = summary(rows)
+    head = "  ".join(f"{k}: {v}" for k, v in s.items())
+    t = Table(["scheme", "seed", "line", "quantity", "printed", "book", "difference", "status", "note"])
+    for r in rows:
+        t.add(r.scheme, r.seed, r.lines, r.quantity, r.printed, r.book, r.difference, r.status, r.note)
+    return head + "\n\n" + t.to_text()
+
+
+def dumps(rows: list) -> str:
+    return json.dumps(to_json(rows), indent=1, ensure_ascii=False)
