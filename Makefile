@@ -5,7 +5,12 @@
 #   make test   set up .venv, run the library tests and strict nbval on the committed chapters
 #
 # Other targets: setup, measure, chapters, render, reference (re-execute the committed
-# chapters against the committed reference file), measure-reference (full profile), clean.
+# chapters against the committed reference file), measure-reference (full profile), clean,
+#   make lab                                  JupyterLab on the chapters (sagemath kernel)
+#   make chapter CHAPTER=04 SET='PARAMS=["aggressive"]'
+#                                             re-run one chapter with a parameter overridden
+#                                             (into build/chapters; the chapter file is not
+#                                             edited) and re-render the book into build/book
 
 PYTHON_SYSTEM ?= python3.11
 VENV   := .venv
@@ -13,7 +18,7 @@ PY     := $(VENV)/bin/python
 PROFILE ?= quick
 MEASURED := build/measurements/this-machine.json
 
-.PHONY: book setup measure chapters render test reference measure-reference screenshots clean
+.PHONY: book setup measure chapters render test reference measure-reference screenshots clean lab chapter
 
 book: render
 	@echo "Book: file://$(CURDIR)/build/book/index.html"
@@ -38,6 +43,22 @@ render: chapters
 	@if command -v quarto >/dev/null; then \
 	  QUARTO_PYTHON=$(CURDIR)/$(PY) quarto render --output-dir build/quarto; fi
 	COSTBOOK_MEASUREMENTS=$(CURDIR)/$(MEASURED) $(PY) -m costbook.book.render --project . --notebooks build/chapters --out build/book
+
+# JupyterLab with the chapters; their kernel, sagemath, comes with passagemath-repl in .venv.
+lab: setup
+	@$(VENV)/bin/jupyter kernelspec list | grep -q '^ *sagemath ' || { echo "no sagemath kernel in $(VENV)"; exit 1; }
+	$(VENV)/bin/jupyter lab --notebook-dir=. --ServerApp.default_url=/lab/tree/chapters $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# One chapter, parameters overridden without editing it: CHAPTER=04 (or a path), SET='NAME=VALUE'
+# (a Python literal; for several, call python -m costbook.book.execute with one --set each).
+# Priced with MEASUREMENTS (default: the committed reference file).
+CHAPTER_FILE = $(or $(wildcard $(CHAPTER)),$(wildcard chapters/$(CHAPTER)*.ipynb))
+chapter: setup
+	@test -n "$(CHAPTER_FILE)" || { echo "CHAPTER=$(CHAPTER): no such chapter (e.g. CHAPTER=04)"; exit 1; }
+	$(PY) -m costbook.book.execute $(CHAPTER_FILE) --out build/chapters $(if $(SET),--set '$(SET)') \
+	  $(if $(MEASUREMENTS),--measurements $(MEASUREMENTS))
+	$(if $(MEASUREMENTS),COSTBOOK_MEASUREMENTS=$(abspath $(MEASUREMENTS))) $(PY) -m costbook.book.render --project . --notebooks build/chapters --out build/book
+	@echo "Chapter: file://$(CURDIR)/build/book/$(patsubst %.ipynb,%.html,$(CHAPTER_FILE))"
 
 test: setup
 	$(PY) -m pytest tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider

@@ -254,18 +254,32 @@ def test_static_files_and_nothing_from_the_network(book):
     assert soup(out, "index.html").find("a", href="https://quarto.org") is not None
 
 
-def test_footer_names_source_and_measurements(tmp_path, monkeypatch):
-    monkeypatch.setenv("COSTBOOK_MEASUREMENTS", "/some/where/this-machine.json")
-    render_book(FIXTURE, tmp_path)
-    footer = soup(tmp_path, "chapters/01-alpha.html").select_one("footer.page-footer").get_text()
+def test_footer_names_measurement_file_and_machine_not_its_path(tmp_path, monkeypatch):
+    measured = tmp_path / "deep" / "where" / "this-machine.json"
+    measured.parent.mkdir(parents=True)
+    measured.write_text(json.dumps({"provenance": {"machine": {"cpu": "AMD EPYC", "cores": 2, "arch": "x86_64"}}}))
+    monkeypatch.setenv("COSTBOOK_MEASUREMENTS", str(measured))
+    render_book(FIXTURE, tmp_path / "out")
+    footer = soup(tmp_path / "out", "chapters/01-alpha.html").select_one("footer.page-footer").get_text()
     assert footer == ("Rendered offline by costbook.book.render from chapters/01-alpha.ipynb; "
-                      "measurements: /some/where/this-machine.json")
+                      "measurements: this-machine.json (AMD EPYC, 2 cores, x86_64)")
+
+
+def test_footer_never_shows_an_absolute_path_for_executed_copies_elsewhere(tmp_path, monkeypatch):
+    monkeypatch.setenv("COSTBOOK_MEASUREMENTS", str(tmp_path / "missing.json"))
+    nbdir = tmp_path / "executed"
+    (nbdir / "chapters").mkdir(parents=True)
+    shutil.copy(FIXTURE / "chapters" / "02-beta.ipynb", nbdir / "chapters" / "02-beta.ipynb")
+    render_book(FIXTURE, tmp_path / "out", notebook_dir=nbdir)
+    footer = soup(tmp_path / "out", "chapters/02-beta.html").select_one("footer.page-footer").get_text()
+    assert footer == ("Rendered offline by costbook.book.render from chapters/02-beta.ipynb (executed copy); "
+                      "measurements: missing.json")
 
 
 def test_footer_default_measurements_is_reference(book):
     out, _ = book
     footer = soup(out, "index.html").select_one("footer.page-footer").get_text()
-    assert footer == "Rendered offline by costbook.book.render from index.qmd; measurements: reference"
+    assert footer == "Rendered offline by costbook.book.render from index.qmd; measurements: the reference file"
 
 
 def test_executed_copies_in_notebook_dir_win(tmp_path):
@@ -280,7 +294,8 @@ def test_executed_copies_in_notebook_dir_win(tmp_path):
     assert "hello from the freshly executed copy" in alpha.get_text()
     # images beside the committed chapter are still found
     assert alpha.select_one(".cell-markdown img[alt='a dot']")["src"].startswith("data:image/png;base64,")
-    assert str(nbdir / "chapters" / "01-alpha.ipynb") in alpha.select_one("footer").get_text()
+    footer = alpha.select_one("footer").get_text()
+    assert "from chapters/01-alpha.ipynb (executed copy);" in footer and str(tmp_path) not in footer
     # 02-beta has no executed copy: the committed one is used
     assert "from chapters/02-beta.ipynb;" in soup(out, "chapters/02-beta.html").select_one("footer").get_text()
 
@@ -354,3 +369,94 @@ def test_missing_mathjax_package_is_a_clear_error(tmp_path, monkeypatch):
     with pytest.raises(RenderError, match=r"django-static-mathjax==3\.2\.2\.1"):
         render_book(FIXTURE, tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+# ---------------------------------------------------------------- citations, appendices, table captions
+
+BIB = """@book{knuth-1997, author = {Knuth, Donald E.}, title = {Seminumerical Algorithms}, publisher = {Addison-Wesley}, year = {1997}}
+@misc{seed-note, author = {Doe, Jane}, title = {A Benchmark Note}, howpublished = {File notes.txt}, year = {2020}}
+"""
+
+
+def cited_book(tmp_path: Path, extra_md: str = "") -> Path:
+    """The fixture book plus a bibliography, citations in prose and in a table output, and an appendix."""
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURE, root)
+    (root / "references.bib").write_text(BIB)
+    (root / "references.qmd").write_text("# References {.unnumbered}\n\n::: {#refs}\n:::\n")
+    config = (root / "_quarto.yml").read_text()
+    config = config.replace("        - chapters/02-beta.ipynb\n",
+                            "        - chapters/02-beta.ipynb\n    - references.qmd\n"
+                            "  appendices:\n    - chapters/91-extra.ipynb\n")
+    (root / "_quarto.yml").write_text(config + "\nbibliography: references.bib\n")
+    nb = nbformat.read(root / "chapters" / "01-alpha.ipynb", as_version=4)
+    nb.cells.append(nbformat.v4.new_markdown_cell(
+        "Exponentiation is costly [@knuth-1997, p. 461]; as @knuth-1997 notes, see @sec-beta." + extra_md))
+    nb.cells.append(nbformat.v4.new_code_cell("#| tbl-cap: Seed lines\nshow()", outputs=[nbformat.v4.new_output(
+        "display_data", data={"text/html": "<table><tr><td>1.5 µs</td><td>[@seed-note, line 12]</td></tr></table>",
+                              "text/plain": "table"})]))
+    nbformat.write(nb, root / "chapters" / "01-alpha.ipynb")
+    appendix = nbformat.v4.new_notebook(metadata=nb.metadata)
+    appendix.cells = [nbformat.v4.new_markdown_cell("# Extra tables\n\n## A section\n\n"
+                                                    "| a | b |\n|---|---|\n| 1 | 2 |\n\n: Two numbers {#tbl-two}\n\n"
+                                                    "See @tbl-two.")]
+    nbformat.write(appendix, root / "chapters" / "91-extra.ipynb")
+    return root
+
+
+def test_citations_resolve_link_and_list_references(tmp_path):
+    out = tmp_path / "out"
+    render_book(cited_book(tmp_path), out)
+    alpha = soup(out, "chapters/01-alpha.html")
+    body = alpha.select_one("article").get_text(" ")
+    assert "[@" not in body and "@knuth" not in body
+    text = alpha.select_one("article").get_text("")
+    assert "(Knuth 1997, 461)" in text and "Knuth (1997)" in text
+    cell = alpha.select("figure.table")[-1].select("td")[1]
+    assert cell.get_text("", strip=True) == "(Doe 2020, line 12)"
+    for a in alpha.select(".citation a"):
+        assert a["href"].startswith("#ref-") and alpha.find(id=a["href"][1:]) is not None
+    refs = alpha.select_one("section#references")
+    assert refs.h2.get_text(strip=True) == "References"
+    assert [e["id"] for e in refs.select(".csl-entry")] == ["ref-seed-note", "ref-knuth-1997"]
+    assert "References" in [a.get_text(strip=True) for a in alpha.select("nav.page-toc a")]
+    assert soup(out, "chapters/02-beta.html").select_one("section#references") is None   # cites nothing
+    book_refs = soup(out, "references.html")
+    assert {e["id"] for e in book_refs.select("#refs .csl-entry")} == {"ref-knuth-1997", "ref-seed-note"}
+
+
+def test_unknown_citation_key_is_an_error_naming_key_and_page(tmp_path):
+    with pytest.raises(RenderError, match=r"01-alpha\.ipynb.*unknown citation key no-such-work"):
+        render_book(cited_book(tmp_path, " And [@no-such-work]."), tmp_path / "out")
+
+
+def test_appendices_are_lettered_after_the_chapters(tmp_path):
+    out = tmp_path / "out"
+    render_book(cited_book(tmp_path), out)
+    extra = soup(out, "chapters/91-extra.html")
+    side = [a.get_text(" ", strip=True) for a in extra.select("nav.sidebar li a")]
+    assert side[-1] == "A Extra tables"
+    assert extra.select(".toc-part-title")[-1].get_text(strip=True) == "Appendices"
+    assert extra.select_one("h1.title").get_text(" ", strip=True) == "A Extra tables"
+    assert extra.select_one("h2 .header-section-number").get_text() == "A.1"
+    # a pipe table's `: caption {#tbl-x}` numbers and labels it, like a table output
+    assert extra.select_one("figure#tbl-two figcaption").get_text(" ", strip=True) == "Table A.1: Two numbers"
+    assert extra.select_one("a.xref").get_text() == "Table\u00a0A.1"
+
+
+def test_figure_alt_text_is_fig_alt_or_the_caption_never_the_matplotlib_repr(tmp_path):
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURE, root)
+    nb = nbformat.read(root / "chapters" / "01-alpha.ipynb", as_version=4)
+    png = base64.b64encode((FIXTURE / "images" / "dot.png").read_bytes()).decode()
+
+    def plot(options):
+        return nbformat.v4.new_code_cell(options + "plot()", outputs=[nbformat.v4.new_output(
+            "display_data", data={"image/png": png, "text/plain": "<Figure size 640x480 with 1 Axes>"})])
+    nb.cells += [plot("#| label: fig-a\n#| fig-cap: Cost of *commit* against n\n"),
+                 plot("#| fig-cap: A caption\n#| fig-alt: Bars of the six steps, log scale\n"),
+                 plot("")]
+    nbformat.write(nb, root / "chapters" / "01-alpha.ipynb")
+    render_book(root, tmp_path / "out")
+    alts = [img["alt"] for img in soup(tmp_path / "out", "chapters/01-alpha.html").select(".cell-output img")][-3:]
+    assert alts == ["Cost of commit against n", "Bars of the six steps, log scale", "figure"]

@@ -24,8 +24,19 @@ def load_config(root: Path) -> dict:
     return config
 
 
+APPENDICES = "Appendices"
+
+
+def appendices(root: Path) -> list:
+    """The chapter paths listed under book.appendices (Quarto letters them A, B, ...)."""
+    items = load_config(root)["book"].get("appendices") or []
+    if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+        raise BookConfigError(f"{Path(root) / '_quarto.yml'}: book.appendices must be a list of chapter files")
+    return [Path(i) for i in items]
+
+
 def toc(root: Path) -> list:
-    """[(part title or None, [chapter paths])] in book order."""
+    """[(part title or None, [chapter paths])] in book order; appendices last, as the part "Appendices"."""
     out, loose = [], []
     for item in load_config(root)["book"]["chapters"]:
         if isinstance(item, str):
@@ -39,6 +50,9 @@ def toc(root: Path) -> list:
             raise BookConfigError(f"{Path(root) / '_quarto.yml'}: cannot read chapter entry {item!r}")
     if loose:
         out.append((None, loose))
+    extra = appendices(root)
+    if extra:
+        out.append((APPENDICES, extra))
     return out
 
 

@@ -18,14 +18,18 @@ What it follows from Quarto:
     numbering off); pandoc-style heading ids, `{#id}` honoured;
   * cell options in leading `#|` lines (stripped from the shown code): `echo: false` hides the
     code, `include: false` hides the whole cell, `output: false` hides outputs, `warning: false`
-    hides stderr, `code-fold`, `code-summary`, `fig-cap` with `label`; the tags `remove-cell`,
+    hides stderr, `code-fold`, `code-summary`, `fig-cap` with `label`, `fig-alt` (alt text;
+    default: the caption, never matplotlib's repr); the tags `remove-cell`,
     `remove-input`, `remove-output` (and `hide-input`, shown folded) mean the same;
   * `tbl-cap` on a cell with an HTML table output; cross-references `@sec-x`, `@fig-x`,
     `@tbl-x` (also `[@fig-x]`, `-@fig-x`) across the book, `?@x` with a warning if unknown;
   * `format.html.code-fold`, `toc` and `code-overflow: wrap`;
-  * fenced divs `::: {.callout-note}` ... `:::` in prose; local images embedded as data: URIs.
+  * fenced divs `::: {.callout-note}` ... `:::` in prose; local images embedded as data: URIs;
+  * `book.appendices` (lettered A, B, ...); `bibliography:` with pandoc citations `[@key]`,
+    `[@key, line 12]`, `@key` (see citations.py), a References section per citing page and
+    the `::: {#refs}` page.
 
-Not followed: `appendices:`, part files (`- part: intro.qmd`), citations, Quarto shortcodes,
+Not followed: part files (`- part: intro.qmd`), Quarto shortcodes,
 theme options (one stylesheet, costbook.css, stands in for `theme:`).
 """
 from __future__ import annotations
@@ -33,6 +37,7 @@ from __future__ import annotations
 import argparse
 import base64
 import html
+import json
 import mimetypes
 import os
 import posixpath
@@ -53,7 +58,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer, TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from .project import BookConfigError, load_config, toc
+from .citations import Bibliography, CitationError, find_citations
+from .project import BookConfigError, appendices, load_config, toc
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -297,11 +303,55 @@ class _Renderer(IPythonRenderer):
         return f'<div class="sourceCode">{code_html}</div>\n'
 
 
+def captioned(chapter: "Chapter", rendered: str, kind: str, caption, label: str | None, prefix: str) -> str:
+    """A figure or table numbered N.k within its chapter, with its caption and cross-reference label."""
+    chapter.counts[kind] = chapter.counts.get(kind, 0) + 1
+    n = chapter.counts[kind]
+    num = f"{chapter.number}.{n}" if chapter.number is not None else str(n)
+    id_attr = ""
+    if label and label.startswith(prefix):
+        id_attr = f' id="{html.escape(label)}"'
+        chapter.labels[label] = (label, f"{kind}\u00a0{num}")
+    cap = f'<figcaption>{kind} {num}: {inline_markdown(str(caption), chapter)}</figcaption>'
+    if kind == "Table":
+        return f'<figure class="table"{id_attr}>{cap}{rendered}</figure>'
+    return f'<figure class="figure"{id_attr}>{rendered}{cap}</figure>'
+
+
+_TABLE_CAPTION = re.compile(r"^:\s+(?P<cap>.*?)(?:\s*\{#(?P<label>tbl-[\w-]+)\})?\s*$")
+_TABLE_MARK = re.compile(r"<!--costbook-table:(\d+)-->\s*(<table\b.*?</table>)", re.S)
+
+
+def table_captions(markdown: str) -> tuple[str, list[tuple[str, str | None]]]:
+    """Pandoc's pipe-table captions (`: Caption {#tbl-x}` after the table) -> a marker before it."""
+    if "\n:" not in markdown and not markdown.startswith(":"):
+        return markdown, []
+    lines, caps = markdown.split("\n"), []
+    i = 0
+    while i < len(lines):
+        if lines[i].lstrip().startswith("|") and (i == 0 or not lines[i - 1].lstrip().startswith("|")):
+            end = i
+            while end < len(lines) and lines[end].lstrip().startswith("|"):
+                end += 1
+            j = end + 1 if end < len(lines) and not lines[end].strip() else end
+            m = _TABLE_CAPTION.match(lines[j]) if j < len(lines) else None
+            if m:
+                caps.append((m.group("cap"), m.group("label")))
+                del lines[end:j + 1]
+                lines[i:i] = [f"<!--costbook-table:{len(caps) - 1}-->", ""]
+                i = end + 2
+                continue
+            i = end
+        i += 1
+    return "\n".join(lines), caps
+
+
 class MarkdownConverter:
     """One per chapter: ids and section numbers run on across the chapter's cells."""
 
     def __init__(self, chapter: "Chapter"):
         self.renderer = _Renderer(chapter, set(), _asset_dir(chapter))
+        self.chapter = chapter
         self.calls = 0
         self.md = MarkdownWithMath(
             renderer=self.renderer,
@@ -311,7 +361,11 @@ class MarkdownConverter:
 
     def __call__(self, source: str, attachments: dict | None = None) -> str:
         self.renderer.attachments = attachments or {}
+        source, caps = table_captions(source)
         out = self.md.render(fenced_divs(source))
+        if caps:
+            out = _TABLE_MARK.sub(lambda m: captioned(self.chapter, m.group(2), "Table", *caps[int(m.group(1))],
+                                                      "tbl-"), out)
         self.calls += 1
         if self.calls > 1 and "#fn" in out:    # footnote ids are per call: keep them unique per page
             out = re.sub(r'((?:id|href)="#?)(fn(?:ref)?-)', rf"\g<1>c{self.calls}-\g<2>", out)
@@ -356,11 +410,12 @@ class Chapter:
     title_md: str = ""
     unnumbered: bool = False
     drop_first_h1: bool = False
-    number: int | None = None
+    number: int | str | None = None   # appendices are lettered
     notebook: nbformat.NotebookNode | None = None
     body_md: str = ""            # markdown chapters: text after the front matter
     title_id: str | None = None  # `# Title {#sec-x}`
     labels: dict = field(default_factory=dict)   # cross-reference label -> (anchor, link text)
+    counts: dict = field(default_factory=dict)   # "Figure"/"Table" -> how many so far (N.k numbering)
     root: Path | None = None     # the project: local images are embedded from inside it only
     title_html: str = ""
     title_text: str = ""
@@ -445,6 +500,7 @@ def load_book(project_root: Path, notebook_dir: Path | None = None) -> tuple[dic
     root = Path(project_root).resolve()
     config = load_config(root)                    # BookConfigError names _quarto.yml
     chapters = []
+    lettered = {PurePosixPath(str(f)) for f in appendices(root)}
     for part, files in toc(root):
         for f in files:
             chapters.append(_load_chapter(root, PurePosixPath(str(f)), part, notebook_dir))
@@ -452,16 +508,21 @@ def load_book(project_root: Path, notebook_dir: Path | None = None) -> tuple[dic
         raise BookConfigError(f"{root / '_quarto.yml'}: book.chapters lists no chapter files")
     html_fmt = _html_format(config)
     number_sections = html_fmt.get("number-sections", True) is not False
-    n = 0
+    n = letters = 0
     for i, ch in enumerate(chapters):
         is_index = i == 0 and ch.rel.stem == "index"
         if number_sections and not is_index and not ch.unnumbered:
-            n += 1
-            ch.number = n
+            if ch.rel in lettered:      # appendices: A, B, ... (Quarto's numbering)
+                ch.number = chr(ord("A") + letters)
+                letters += 1
+            else:
+                n += 1
+                ch.number = n
         ch.title_html = inline_markdown(ch.title_md, ch)
         ch.title_text = strip_tags(ch.title_html)
+        kind = "Appendix" if ch.rel in lettered else "Chapter"
         if ch.title_id:
-            ch.labels[ch.title_id] = ("", f"Chapter\u00a0{ch.number}" if ch.number else _unlink(ch.title_html))
+            ch.labels[ch.title_id] = ("", f"{kind}\u00a0{ch.number}" if ch.number else _unlink(ch.title_html))
     return config, chapters
 
 
@@ -511,6 +572,15 @@ def _strip_external(fragment: str, where: str) -> str:
     return _EXTERNAL_TAG.sub(drop, fragment)
 
 
+_MPL_REPR = re.compile(r"\s*<(Figure size|matplotlib\.|Graphics object)")   # reprs, not descriptions
+
+
+def figure_alt(opts: dict, fig_cap, chapter: "Chapter") -> str | None:
+    """Quarto's `fig-alt`, else the caption as plain text (an image's repr is no description)."""
+    alt = opts.get("fig-alt") or fig_cap
+    return " ".join(strip_tags(inline_markdown(str(alt), chapter)).split()) if alt else None
+
+
 class CellRenderer:
     def __init__(self, chapter: Chapter, md: MarkdownConverter, book_html: dict):
         self.chapter = chapter
@@ -520,7 +590,6 @@ class CellRenderer:
         self.lang = lang
         self.code_fold = book_html.get("code-fold", False)
         self.code_summary = book_html.get("code-summary", "Code")
-        self.counts: dict[str, int] = {}
 
     def render(self) -> str:
         out = []
@@ -590,7 +659,7 @@ class CellRenderer:
                 tb = "\n".join(o.get("traceback", [])) or f"{o.get('ename')}: {o.get('evalue')}"
                 out.append(f'<div class="cell-output cell-output-error"><pre>{ansi2html(tb)}</pre></div>')
             elif kind in ("execute_result", "display_data"):
-                rendered = self._rich(o, where)
+                rendered = self._rich(o, where, figure_alt(opts, fig_cap, self.chapter))
                 if rendered is None:
                     continue
                 is_image = rendered.startswith("<img") or rendered.lstrip().startswith("<svg")
@@ -606,17 +675,7 @@ class CellRenderer:
         return [o for o in out if o]
 
     def _captioned(self, rendered: str, kind: str, caption, label: str | None, prefix: str) -> str:
-        self.counts[kind] = self.counts.get(kind, 0) + 1
-        n = self.counts[kind]
-        num = f"{self.chapter.number}.{n}" if self.chapter.number is not None else str(n)
-        id_attr = ""
-        if label and label.startswith(prefix):
-            id_attr = f' id="{html.escape(label)}"'
-            self.chapter.labels[label] = (label, f"{kind}\u00a0{num}")
-        cap = f'<figcaption>{kind} {num}: {inline_markdown(str(caption), self.chapter)}</figcaption>'
-        if kind == "Table":
-            return f'<figure class="table"{id_attr}>{cap}{rendered}</figure>'
-        return f'<figure class="figure"{id_attr}>{rendered}{cap}</figure>'
+        return captioned(self.chapter, rendered, kind, caption, label, prefix)
 
     @staticmethod
     def _stream(name: str, texts: list[str]) -> str:
@@ -627,7 +686,7 @@ class CellRenderer:
         body = ansi2html(text.rstrip("\n"))
         return f'<div class="cell-output cell-output-{html.escape(name)}"><pre>{body}</pre></div>'
 
-    def _rich(self, o, where: str) -> str | None:
+    def _rich(self, o, where: str, alt: str | None = None) -> str | None:
         data = o.get("data", {})
         meta = o.get("metadata", {})
         for mime in _OUTPUT_PRIORITY:
@@ -645,7 +704,10 @@ class CellRenderer:
                 if isinstance(m, dict):
                     size = "".join(f' {k}="{int(m[k])}"' for k in ("width", "height")
                                    if isinstance(m.get(k), (int, float)))
-                alt = html.escape(_text(data.get("text/plain", "figure"))[:200])
+                if alt is None:
+                    plain = _text(data.get("text/plain", ""))
+                    alt = "figure" if not plain or _MPL_REPR.match(plain) else plain[:200]
+                alt = html.escape(alt)
                 return f'<img src="data:{mime};base64,{b64}" alt="{alt}"{size}>'
             if mime == "text/markdown":
                 return self.md(_text(value))
@@ -694,6 +756,65 @@ def resolve_xrefs(body: str, page_href: str, labels: dict, where: str) -> str:
     return "".join(out)
 
 
+def _resolve_citations(root: Path, config: dict, chapters: list, bodies: list) -> list:
+    """Pandoc citations on every page; each citing page gets its references, references.qmd all."""
+    bib = config.get("bibliography")
+    if isinstance(bib, list):
+        bib = bib[0] if len(bib) == 1 else None
+        if bib is None:
+            raise RenderError(f"{root / '_quarto.yml'}: only one bibliography file is supported")
+    if not bib:
+        for ch, (body, _) in zip(chapters, bodies):
+            found = find_citations(body)
+            if found:
+                raise RenderError(f"{ch.source}: cites {found[0][0]} but _quarto.yml names no bibliography")
+        return bodies
+    try:
+        bibliography = Bibliography(root / str(bib))
+    except CitationError as e:
+        raise RenderError(f"{root / '_quarto.yml'}: bibliography: {e}") from None
+    every, unknown = [], []
+    for ch, (body, _) in zip(chapters, bodies):
+        found = find_citations(body)
+        every += [k for _, keys in found for k in keys]
+        try:
+            bibliography.check(found, f"{ch.source} (page {ch.href})")
+        except CitationError as e:
+            unknown.append(str(e))
+    if unknown:                        # every page's unknown keys at once
+        raise RenderError("\n".join(unknown))
+    out = []
+    for ch, (body, sections) in zip(chapters, bodies):
+        try:
+            body, cited = bibliography.resolve(body, f"{ch.source} (page {ch.href})",
+                                               all_keys=list(dict.fromkeys(every)))
+        except CitationError as e:
+            raise RenderError(str(e)) from None
+        if '<section class="references" id="references">' in body:
+            sections = [*sections, Section(2, "references", "References")]
+        out.append((body, sections))
+    return out
+
+
+def describe_measurements(root: Path, path: str | None) -> str:
+    """The measurement file by name and machine (never an absolute path: pages get published)."""
+    if path:
+        file = Path(path)
+    else:
+        refs = sorted((root / "measurements" / "reference").glob("*.json"))
+        if len(refs) != 1:
+            return "the reference file"
+        file = refs[0]
+    try:
+        machine = json.loads(file.read_text(encoding="utf-8"))["provenance"]["machine"]
+        cores = machine.get("cores")
+        desc = ", ".join(str(x) for x in (machine.get("cpu"), f"{cores} cores" if cores else None,
+                                          machine.get("arch")) if x)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        desc = ""
+    return f"{file.name} ({desc})" if desc else file.name
+
+
 def _rel(from_href: str, to_href: str) -> str:
     return posixpath.relpath(to_href, posixpath.dirname(from_href) or ".")
 
@@ -703,6 +824,11 @@ def _display_path(p: Path, root: Path) -> str:
         return str(p.resolve().relative_to(root))
     except ValueError:
         return str(p)
+
+
+def _source_label(ch: Chapter, root: Path) -> str:
+    """The chapter as the book lists it (pages never show where the build put its files)."""
+    return str(ch.rel) if ch.source.resolve() == (root / ch.rel).resolve() else f"{ch.rel} (executed copy)"
 
 
 def _env() -> jinja2.Environment:
@@ -753,7 +879,7 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
     book = config.get("book") or {}
     html_fmt = _html_format(config)
     find_mathjax()   # fail before writing anything
-    measurements = os.environ.get("COSTBOOK_MEASUREMENTS") or "reference"
+    measurements = describe_measurements(root, os.environ.get("COSTBOOK_MEASUREMENTS"))
     template = _env().get_template("page.html.j2")
     title = str(book.get("title") or root.name)
     authors = book.get("author")
@@ -777,6 +903,7 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
             labels.setdefault(label, (ch.href, anchor, text))
     bodies = [(resolve_xrefs(body, ch.href, labels, str(ch.source)), sections)
               for ch, (body, sections) in zip(chapters, bodies)]
+    bodies = _resolve_citations(root, config, chapters, bodies)
 
     out_dir.mkdir(parents=True, exist_ok=True)
     copy_static(out_dir)
@@ -812,7 +939,7 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
             sections=sections,
             body=body,
             nav=nav,
-            source=_display_path(ch.source, root),
+            source=_source_label(ch, root),
             measurements=measurements,
             code_wrap=html_fmt.get("code-overflow") == "wrap",
             toc=html_fmt.get("toc", True) is not False,
