@@ -239,6 +239,13 @@ CASES = [
     C("scheme-cs03-stray-argument", ["estimate", "cs03", "stray"], "unexpected argument 'stray'"),
     C("scheme-validate-unknown-option", ["validate", "cs03", "--nope", "1"], "--nope"),
     C("scheme-estimate-backend-empty", ["estimate", "cs03", "--backend", ""], "--backend: empty backend name"),
+    C("scheme-veccom-published-backend", ["estimate", "veccom", "--backend", "gmp"],
+      "--backend does not apply to the published source"),
+    C("scheme-mixnet-published-backend", ["estimate", "mixnet", "--backend", "mcl"],
+      "--backend does not apply to the published source"),
+    C("scheme-cs03-published-unknown-backend", ["estimate", "cs03", "--backend", "nosuch"], "no backend 'nosuch'"),
+    C("scheme-veccom-reference-unknown-backend", ["estimate", "veccom", "--source", "reference", "--backend",
+                                                  "nosuch"], "no backend 'nosuch'"),
     C("scheme-estimate-source-missing", ["estimate", "cs03", "--source", "nosuch.json"],
       "nosuch.json: no such measurement file"),
     # measure: refused before anything is timed

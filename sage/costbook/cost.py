@@ -174,6 +174,18 @@ def _through_nearest(pts, x):
     return t, lo[0], hi[0], "interpolated" if lo[0] <= x <= hi[0] else "extrapolated"
 
 
+def _along_sizes(measurements, backend: str, prefix: str, x: int):
+    """Price <prefix>/<x> on the line through the measured <prefix>/<size> nearest to x.
+    Returns (seconds, note) or None with fewer than two measured sizes."""
+    pts = sorted((int(k.rsplit("/", 1)[1]), measurements.seconds(backend, k))
+                 for k in measurements.keys(backend) if k.rsplit("/", 1)[0] == prefix)
+    got = _through_nearest(pts, x)
+    if got is None:
+        return None
+    t, lo, hi, verb = got
+    return t, f"{verb} from {prefix}/{lo} and {prefix}/{hi}"
+
+
 def modexp_by_exponent_length(measurements, backend: str, key: str):
     """Price modexp/M/E from the measured exponent lengths at the same modulus M.
 
@@ -186,13 +198,7 @@ def modexp_by_exponent_length(measurements, backend: str, key: str):
     if not key.startswith("modexp/"):
         return None
     m, e = sizes(key)["mod"], sizes(key)["exp"]
-    pts = sorted((sizes(k)["exp"], measurements.seconds(backend, k))
-                 for k in measurements.keys(backend) if k.startswith(f"modexp/{m}/"))
-    got = _through_nearest(pts, e)
-    if got is None:
-        return None
-    t, lo, hi, verb = got
-    return t, f"{verb} from modexp/{m}/{lo} and modexp/{m}/{hi}"
+    return _along_sizes(measurements, backend, f"modexp/{m}", e)
 
 
 def modexp_by_modulus_size(measurements, backend: str, key: str):
@@ -234,14 +240,7 @@ def msm_by_terms(measurements, backend: str, key: str):
     if "_msm/" not in key:
         return None
     prefix, k = key.rsplit("/", 1)
-    k = int(k)
-    pts = sorted((int(x.rsplit("/", 1)[1]), measurements.seconds(backend, x))
-                 for x in measurements.keys(backend) if x.startswith(prefix + "/"))
-    got = _through_nearest(pts, k)
-    if got is None:
-        return None
-    t, lo, hi, verb = got
-    return t, f"{verb} from {prefix}/{lo} and {prefix}/{hi}"
+    return _along_sizes(measurements, backend, prefix, int(k))
 
 
 def fixed_base_without_table(measurements, backend: str, key: str):

@@ -185,6 +185,9 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
     Parameters(n, m, curve, security)            # checked: bounds and choices
     out = {"scheme": "mixnet", "n": n, "m": m, "security": security, "source": source.name}
     if source.kind == "published":
+        if backends:
+            raise ValueError("--backend does not apply to the published source: the seed's ratios and the "
+                             "report come from its own numbers (choose backends with --source reference or a file)")
         out["ratios"] = [{"name": r.name, "baseline_s": r.baseline_s, "ours_s": r.ours_s, "ratio": r.ratio,
                           "seed_says": r.seed_says, "seed_line": r.seed_line} for r in published_ratios()]
         out["published"] = published_times()

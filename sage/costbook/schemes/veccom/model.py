@@ -182,6 +182,9 @@ def estimate(source, backends=None, n: int = 1000, msm="no", native=None) -> dic
     use_msm = msm in ("yes", True)
     n = Parameters(int(n), "yes" if use_msm else "no").n
     if source.kind == "published":          # the seed's Mac, from its own benchmarks
+        if backends:
+            raise ValueError("--backend does not apply to the published source: the seed's prices come "
+                             "from its own benchmarks (choose backends with --source reference or a file)")
         source, order = seed_machine_prices(native), [SEED_BACKEND]
     else:
         order = list(backends) if backends else defaults.order(["bls12_381", "sha512", "sha256"], source=source)
