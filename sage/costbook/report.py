@@ -206,3 +206,31 @@ def seed_cite(seed_file: str, line) -> str:
 def fmt_unit(unit: str) -> str:
     """A unit as the book spells it (µs, never us)."""
     return {"us": "µs", "u": "µs"}.get(unit, unit)
+
+
+def printed_decimals(value: float) -> int:
+    """How many decimals a figure stored as printed carries (26.945 -> 3, 1171284 -> 0)."""
+    text = repr(float(value))
+    if "e" in text:
+        raise ValueError(f"cannot read the printed precision of {value!r}")
+    whole, _, frac = text.partition(".")
+    return 0 if frac == "0" else len(frac)
+
+
+def fmt_as_printed(value: float, unit: str) -> str:
+    """A source's figure exactly as it prints it, in its own unit (26.945 ms, 1,171,284 ns)."""
+    d = printed_decimals(value)
+    return f"{value:,.{d}f}\u00a0{fmt_unit(unit)}"
+
+
+def fmt_like(seconds: float, printed: float, unit: str, decimals: int | None = None,
+             grouping: bool = True) -> str:
+    """The book's value in the unit and at the precision of a printed figure, so the two can be
+    compared digit by digit (26.904 ms next to the seed's 26.945 ms).  `decimals` overrides the
+    precision read off the stored number when trailing zeros were printed (4.00 stored as 4.0)."""
+    from .measurements import UNITS
+    if unit not in UNITS:
+        raise ValueError(f"unknown unit {unit!r} (known: {', '.join(UNITS)})")
+    d = printed_decimals(printed) if decimals is None else decimals
+    number = f"{seconds / UNITS[unit]:,.{d}f}" if grouping else f"{seconds / UNITS[unit]:.{d}f}"
+    return f"{number}\u00a0{fmt_unit(unit)}"
