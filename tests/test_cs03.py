@@ -294,3 +294,12 @@ def test_price_models_is_what_the_steps_give():
     seed, spec, crt = both["aggressive"]
     assert seed["encrypt"].ms + seed["prove"].ms == pytest.approx(554.4)
     assert crt.ms < spec["decrypt"].ms
+
+
+def test_spec_counts_keep_every_exponentiation_when_two_lengths_coincide():
+    # with k = 255 the three (k+1)-bit exponents have the hash's 256 bits: all four must be counted
+    for k in (254, 255, 256):
+        counts = model.spec_counts(4096, k, 128, 256)
+        assert {step: sum(c.values()) for step, c in counts.items()} == \
+            {step: sum(c.values()) for step, c in model.spec_counts(4096, 200, 128, 256).items()}
+    assert model.spec_counts(4096, 255, 128, 256)["verify"]["modexp/8192/256"] == 4

@@ -18,6 +18,7 @@ import random
 
 from ...cost import Counts, price
 from ...counting import counting
+from ...intervals import fmt_interval, fmt_of, spreadless
 from ...keys import modexp_key
 from ... import defaults, measurements
 from ...report import fmt_time
@@ -82,12 +83,15 @@ def spec_counts(n_bits: int, k: int = 256, k_prime: int = 128, rho_bits: int = 2
     mask_n = L + k + k_prime - 1                 # 2r', 2r~
     counts = {
         # u = g^r, y1^r, y^ = y2 y3^H, v = y^^r   (h^m = 1 + mn is free)
-        "encrypt": Counts({n2(L - 2): 3, n2(hash_bits): 1}),
+        # (sums of one-key Counts, never one dict literal: two exponent lengths may coincide, e.g.
+        # k + 1 = |H|, and a literal would silently keep only one of them)
+        "encrypt": Counts({n2(L - 2): 3}) + Counts({n2(hash_bits): 1}),
         # com = g_^m h_^s; u', e', v'; delta' = gamma^m'; com' = g_^m' h_^s'
         "prove": Counts({n2(mask_n): 3, gamma: 1}) + Counts({zN(rho_bits): 1}) + Counts({zN(N - 2): 1})
                  + Counts({zN(rho_bits + k + k_prime): 1}) + Counts({zN(N + k + k_prime - 2): 1}),
         # y^; u^2c g^2r~, e^2c y1^2r~, v^2c y^^2r~; delta^c gamma^m~; com^c g_^m~ h_^s~
-        "verify": Counts({n2(hash_bits): 1, n2(k + 1): 3, n2(mask_n): 3, gamma: 2}) + Counts({zN(k): 1})
+        "verify": Counts({n2(hash_bits): 1}) + Counts({n2(k + 1): 3}) + Counts({n2(mask_n): 3, gamma: 2})
+                  + Counts({zN(k): 1})
                   + Counts({zN(rho_bits + k + k_prime): 1}) + Counts({zN(N + k + k_prime - 2): 1}),
     }
     if crt:
@@ -118,6 +122,7 @@ def _pricing_source(source: measurements.MeasurementSet, backends, needs_gamma: 
     if backends is not None:
         return source, list(backends)
     if source.kind == "published":
+        source = rounded_with_ranges(source)
         order = [b for b in PUBLISHED_BACKENDS if b in source.backends]
         gamma_backend = seed.GAMMA_PRICES[1]
         if needs_gamma and gamma_backend not in source.backends:
@@ -125,6 +130,27 @@ def _pricing_source(source: measurements.MeasurementSet, backends, needs_gamma: 
             order.append(gamma_backend)
         return source, order or None
     return source, defaults.order(["modexp", "ristretto255"], source=source) or None
+
+
+def rounded_with_ranges(source: measurements.MeasurementSet) -> measurements.MeasurementSet:
+    """`source` with each rounded price bounded by the interval its benchmark prints (criterion's,
+    on the same key of ``crypto-bigint``), widened to contain the rounded value: the seed multiplies
+    the rounded numbers, and the benchmark's spread is how well they are known.  Unchanged when the
+    source has no such pair of backends."""
+    rounded, bench = PUBLISHED_BACKENDS[0], "crypto-bigint"
+    if rounded not in source.backends or bench not in source.backends:
+        return source
+    entries = {}
+    for key, e in source.results[rounded].items():
+        e = dict(e)
+        if source.has(bench, key) and "low" in source.entry(bench, key) and "low" not in e:
+            scale = measurements.UNITS[e["unit"]]
+            low, high = source.bounds(bench, key)
+            e.update(low=min(low / scale, e["median"]), high=max(high / scale, e["median"]),
+                     range_from=f"{bench} {key}: the benchmark's interval, widened to contain the rounded price")
+        entries[key] = e
+    return measurements.validate({**source.to_json(), "results": {**source.results, rounded: entries}},
+                                 source.path or "<memory>")
 
 
 def step_counts(model: str, n_bits: int, k: int = 256, k_prime: int = 128, rho_bits: int = 256,
@@ -169,7 +195,12 @@ def estimate(source, backends=None, **options) -> dict:
         "steps": {s: e.to_dict() for s, e in steps.items()},
         "ms": {s: e.ms for s, e in steps.items()},
         "P_ms": steps["encrypt"].ms + steps["prove"].ms,
+        "P_low_ms": (steps["encrypt"].low + steps["prove"].low) * 1e3,
+        "P_high_ms": (steps["encrypt"].high + steps["prove"].high) * 1e3,
         "V_ms": steps["verify"].ms,
+        "V_low_ms": steps["verify"].low * 1e3,
+        "V_high_ms": steps["verify"].high * 1e3,
+        "prices_without_spread": spreadless(_pricing_source(source, backends, True)[0], steps.values()),
         "sizes_bytes": {k_: v for k_, v in sizes.items() if k_ != "proof_parts"},
     }
     return out
@@ -178,9 +209,13 @@ def estimate(source, backends=None, **options) -> dict:
 def format_estimate(result: dict) -> str:
     head = (f"CS03, {result['model']} model, {result['params']} (n of {result['n_bits']} bits), "
             f"priced with {result['source']}")
-    rows = [f"  {s:<8} {fmt_time(ms / 1e3):>10}" for s, ms in result["ms"].items()]
-    tail = [f"  P = encrypt + prove = {fmt_time(result['P_ms'] / 1e3)},  V = verify = {fmt_time(result['V_ms'] / 1e3)}",
+    rows = [f"  {s:<8} {fmt_of(step):>10}" for s, step in result["steps"].items()]
+    ms = lambda q: fmt_interval(result[f"{q}_ms"] / 1e3, result[f"{q}_low_ms"] / 1e3, result[f"{q}_high_ms"] / 1e3)
+    tail = [f"  P = encrypt + prove = {ms('P')},  V = verify = {ms('V')}",
             f"  |C| = {result['sizes_bytes']['ciphertext']} B, |proof| = {result['sizes_bytes']['proof']} B"]
+    if result.get("prices_without_spread"):
+        tail.append("  prices without a spread (their bounds are their value): "
+                    + ", ".join(result["prices_without_spread"]))
     return "\n".join([head] + rows + tail)
 
 

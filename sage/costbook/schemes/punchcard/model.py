@@ -18,7 +18,8 @@ import random
 
 from ...cost import Counts, price
 from ...counting import counting
-from ...derived import nnls_relative, ratio_source
+from ...derived import nnls_relative, ratio_source, spread_of
+from ...intervals import fmt_interval, fmt_of, interval, spreadless
 from ...measurements import MeasurementSet
 from .. import options
 from . import curves, mergeable, ristretto
@@ -249,9 +250,22 @@ def priced_set(curve: str, source: MeasurementSet, keys, backends=None, model: s
     `native`, by default the committed reference machine), else `source`."""
     if source.kind == "published":
         nat = ratio_source(native)
-        factors = implied_factors(curve, nat, backends)["factors"] if model == "implied" else None
-        return seed_machine_prices(keys, curve, nat, backends, factors)
+        if model != "implied":
+            return seed_machine_prices(keys, curve, nat, backends)
+        factors = implied_factors(curve, nat, backends)["factors"]
+        return seed_machine_prices(keys, curve, nat, backends, factors, implied_factor_bounds(curve, nat, backends))
     return native_prices(keys, curve, source, backends)
+
+
+def implied_factor_bounds(curve: str, native: MeasurementSet, backends=None) -> dict:
+    """{kind: (low, high)}: each implied factor's spread, its smallest and largest value over the fit to
+    all six steps and the six leave-one-out refits (a kind a refit cannot fit keeps factor 1 there,
+    as its price does in that refit's predictions)."""
+    fits = [implied_factors(curve, native, backends)["factors"]]
+    fits += [r["factors"] for r in implied_leave_one_out(curve, native, backends).values()]
+    kinds = sorted(fits[0])
+    low, high = spread_of([[f.get(kind, 1.0) for kind in kinds] for f in fits])
+    return {kind: (lo, hi) for kind, lo, hi in zip(kinds, low, high)}
 
 
 def estimate(source: MeasurementSet, backends=None, curve: str = "ristretto255", punches: int = 10,
@@ -270,16 +284,18 @@ def estimate(source: MeasurementSet, backends=None, curve: str = "ristretto255",
     keys = {k for c in counts.values() for k in c}
     prices = priced_set(curve, source, keys, backends, model, native)
     est = price_steps(counts, prices)
-    card = per_redemption(counts, curve, punches)
+    per_card = {side: price(c, prices) for side, c in per_redemption(counts, curve, punches).items()}
     out = {
         "scheme": "punchcard", "curve": curve, "punches": punches, "db_size": db_size,
         "redeem_check": redeem_check if curve == "bls12_381" else None,
         "model": model if source.kind == "published" else None,
         "source": source.name, "priced_with": prices.name,
         "prices": {k: _price_row(prices, k) for k in sorted(keys)},
-        "steps": {s: {"seconds": est[s].total, "counts": dict(counts[s]),
+        "steps": {s: {**interval(est[s]), "counts": dict(counts[s]),
                       "breakdown": est[s].to_dict()["breakdown"]} for s in STEPS},
-        "per_redemption": {side: price(c, prices).total for side, c in card.items()},
+        "per_redemption": {side: e.total for side, e in per_card.items()},
+        "per_redemption_interval": {side: interval(e) for side, e in per_card.items()},
+        "prices_without_spread": spreadless(prices, [*est.values(), *per_card.values()]),
         "message_bytes": message_sizes(curve, redeem_check),
     }
     if source.kind == "published" and (curve, redeem_check) != ("bls12_381", "two"):
@@ -292,7 +308,9 @@ def estimate(source: MeasurementSet, backends=None, curve: str = "ristretto255",
 def _price_row(prices: MeasurementSet, key: str) -> dict:
     seconds, backend, e = _single(prices, key)
     note = e.get("basis") or e.get("note")
-    return {"seconds": seconds, "backend": backend, **({"note": note} if note else {})}
+    low, high = prices.bounds(backend, key)
+    return {"seconds": seconds, "low_s": low, "high_s": high, "backend": backend,
+            **({"note": note} if note else {}), **({"no_spread": e["no_spread"]} if e.get("no_spread") else {})}
 
 
 def seed_measured(curve: str, db_size: int = 0, machine: str = "laptop") -> dict:
@@ -311,19 +329,25 @@ def format_estimate(result: dict) -> str:
             + (f", {result['redeem_check']}-pairing redemption check" if result.get("redeem_check") else "")
             + f"\npriced with: {result['priced_with']}")
     measured = result.get("seed_measured", {})
-    cols = ["step", "predicted", "bytes sent"] + (["seed measured", "measured/predicted - 1"] if measured else [])
+    cols = ["step", "predicted [interval]", "bytes sent"] + (
+        ["seed measured", "measured/predicted - 1", "in interval"] if measured else [])
     t = Table(cols)
     for s in STEPS:
-        p = result["steps"][s]["seconds"]
-        row = [LABELS[s], fmt_time(p), result["message_bytes"][s]]
+        step = result["steps"][s]
+        p = step["seconds"]
+        row = [LABELS[s], fmt_of(step), result["message_bytes"][s]]
         if measured:
             m = measured[s]["seconds"]
-            row += [fmt_time(m), f"{m / p - 1:+.1%}"]
+            row += [fmt_time(m), f"{m / p - 1:+.1%}", "yes" if step["low_s"] <= m <= step["high_s"] else "no"]
         t.add(*row)
-    pc = result["per_redemption"]
-    tail = (f"one redemption of {result['punches']} punches, setup to redeem: client {fmt_time(pc['client'])}, "
-            f"server {fmt_time(pc['server'])}")
-    return "\n".join([head, t.to_text(), tail])
+    pc = result["per_redemption_interval"]
+    tail = (f"one redemption of {result['punches']} punches, setup to redeem: client {fmt_of(pc['client'])}, "
+            f"server {fmt_of(pc['server'])}")
+    lines = [head, t.to_text(), tail]
+    if result.get("prices_without_spread"):
+        lines.append("prices without a spread (their bounds are their value): "
+                     + ", ".join(result["prices_without_spread"]))
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------
@@ -398,25 +422,28 @@ VALIDATION_BACKENDS = ("sage",)
 def validate(curve: str = "ristretto255", punches: int = 10, db_size: int = 0,
              redeem_check: str = "single", profile=None, **_ignored) -> dict:
     """Time each step of the Sage code and compare it with its counts priced in Sage, now."""
-    from ...validation import VALIDATION_PROFILE, validate_steps
+    from ...validation import VALIDATION_PROFILE, runs_result, validate_steps
     counts = count_steps(curve, punches, db_size, redeem_check)
     steps = sage_steps(curve, punches, db_size, redeem_check)
-    checks = validate_steps(steps, counts, "sage", profile or VALIDATION_PROFILE)
+    checks = [c.to_dict() for c in validate_steps(steps, counts, "sage", profile or VALIDATION_PROFILE)]
+    summary = runs_result([{"checks": checks}])
     return {"scheme": "punchcard", "curve": curve, "punches": punches, "db_size": db_size,
             "redeem_check": redeem_check if curve == "bls12_381" else None, "backend": "sage",
-            "steps": [c.to_dict() for c in checks],
-            "worst_error": max(abs(c.error) for c in checks)}
+            "steps": checks, **{k: v for k, v in summary.items() if k != "runs"}}
 
 
 def format_validation(result: dict) -> str:
     from ...report import Table, fmt_time
-    t = Table(["step", "predicted", "measured (fastest sample)", "quartiles", "error"],
+    from ...validation import yes_no
+    t = Table(["step", "predicted [interval]", "measured (fastest sample)", "quartiles", "error", "in interval"],
               caption=f"punch card on {result['curve']}, Sage code, predicted from counts x Sage prices "
                       f"measured in the same run")
     for c in result["steps"]:
-        t.add(LABELS[c["step"]], fmt_time(c["predicted_s"]), fmt_time(c["measured_s"]),
-              f"{fmt_time(c['measured_q1_s'])} – {fmt_time(c['measured_q3_s'])}", f"{c['error']:+.1%}")
-    return t.to_text() + f"\nworst |error|: {result['worst_error']:.1%}"
+        t.add(LABELS[c["step"]], fmt_interval(c["predicted_s"], c["predicted_low_s"], c["predicted_high_s"]),
+              fmt_time(c["measured_s"]), f"{fmt_time(c['measured_q1_s'])} – {fmt_time(c['measured_q3_s'])}",
+              f"{c['error']:+.1%}", yes_no(c["inside"]))
+    return (t.to_text() + f"\nworst |error|: {result['worst_error']:.1%}; "
+            f"in interval: {result['in_interval']} of {result['checked']} steps")
 
 
 # ---------------------------------------------------------------------------
@@ -465,7 +492,7 @@ def ledger_rows() -> list:
                 scale = {"us": 1, "ms": 1000}[a.stated_unit]
                 erratum = L.SEED_ERRATA.get(("punchcard", a.stated_line), "")
                 rows.append(L.row("punchcard", SEED_FILE,
-                                  a.stated_line, f"{what}, average", f"{L.printed_number(a.stated)} {a.stated_unit}",
+                                  a.stated_line, f"{what}, average", f"{a.stated:.{a.decimals}f} {a.stated_unit}",
                                   a.average_us / scale, "computed",
                                   erratum or f"{a.cumulative_us} µs / {a.iterations} (line {a.line})", figure + ":stated"))
                 for status, seconds, how in models.get(variant, {}).get(step, []):
