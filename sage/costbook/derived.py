@@ -10,7 +10,14 @@ Three kinds, one builder:
 
 ``price_set`` turns {backend: {key: entry}} plus provenance (what it was derived from, how) into a
 MeasurementSet and checks it with ``measurements.validate``, so a derived set obeys the same
-schema as a file on disk.  ``ratio_source`` is where a derived set's ratios come from when the
+schema as a file on disk.
+
+Every derived price carries bounds (``low``/``high``, which ``MeasurementSet.bounds`` reads), so
+an estimate priced with a derived set has an interval like one priced with a measured file: a
+scaled price scales the bounds of the price it is scaled from (and the published range of its
+anchor); an implied or calibrated price takes the spread its solve or fit gives, each scheme
+stating how.  A derived price with no spread says so in its entry (``no_spread``), and its bounds
+equal its value.  ``ratio_source`` is where a derived set's ratios come from when the
 caller names no measured set: the committed reference machine, never the environment, so an
 estimate from a published source is the same on every machine.
 """
@@ -41,9 +48,39 @@ def price_set(name: str, results: dict, *, derivation: str, seed: str, title: st
 PER_SECOND = {"s": 1.0, "ms": 1e3, "us": 1e6, "ns": 1e9}
 
 
-def entry(seconds: float, basis: str, unit: str = "us") -> dict:
-    """One derived price in `unit`, with how it was obtained."""
-    return {"median": seconds * PER_SECOND[unit], "unit": unit, "basis": basis}
+def entry(seconds: float, basis: str, unit: str = "us", low: float | None = None, high: float | None = None,
+          no_spread: str | None = None) -> dict:
+    """One derived price in `unit`, with how it was obtained and its bounds in seconds.
+
+    Give `low` and `high` (clipped to contain the price, so that ``measurements.validate`` holds
+    whatever rounding did), or `no_spread`: why the price has none.  Without bounds the price's
+    bounds are its value and the entry says so (``no_spread``), so an estimate can name it."""
+    if (low is None) != (high is None):
+        raise ValueError("give both bounds of a derived price, or neither")
+    scale = PER_SECOND[unit]
+    out = {"median": seconds * scale, "unit": unit, "basis": basis}
+    if low is None:
+        out.update(low=out["median"], high=out["median"], no_spread=no_spread or "its derivation gives no spread")
+    else:
+        out.update(low=min(low * scale, out["median"]), high=max(high * scale, out["median"]))
+    return out
+
+
+def no_spread(mset: measurements.MeasurementSet, keys) -> dict:
+    """{key: why} for the keys among `keys` whose price in `mset` says it has no spread."""
+    out = {}
+    for b in mset.backends:
+        for k in keys:
+            if mset.has(b, k) and mset.entry(b, k).get("no_spread") and k not in out:
+                out[k] = mset.entry(b, k)["no_spread"]
+    return out
+
+
+def spread_of(fits) -> tuple:
+    """(low, high) per unknown over several fits of the same unknowns: each unknown's smallest and
+    largest value (e.g. over the leave-one-out refits, the fit's own spread)."""
+    fits = [list(f) for f in fits]
+    return [min(col) for col in zip(*fits)], [max(col) for col in zip(*fits)]
 
 
 def ratio_source(native: measurements.MeasurementSet | None = None) -> measurements.MeasurementSet:

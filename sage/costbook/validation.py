@@ -11,6 +11,10 @@ does the check in one run, on one machine, so only ratios matter:
 What the prediction leaves out (multiplications, hashing, Python overhead) shows
 up as a positive error, which is the point: the table says how much of a step
 the model explains.
+
+Each check also carries the predicted interval: the counts priced at the low and the high bound
+of the same primitives' measured spread (the fastest sample up to the third quartile, since the
+prediction itself prices the fastest sample), and whether the measured time falls inside it.
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from .cost import Counts, price
+from .intervals import fmt_interval, inside
 from .harness import Benchmark, Profile, Timing, run_benchmark, summarize, time_interleaved
 from .measurements import SCHEMA, validate
 from .report import Table, fmt_time
@@ -70,16 +75,38 @@ class StepCheck:
     step: str
     predicted: float
     measured: Timing
+    predicted_low: float | None = None     # the prediction at the low and high bound of its prices;
+    predicted_high: float | None = None    # None: the prediction's point value
+
+    @classmethod
+    def of(cls, step: str, estimate, measured: Timing) -> "StepCheck":
+        """A check of `measured` against an Estimate, with the Estimate's interval."""
+        return cls(step, estimate.total, measured, estimate.low, estimate.high)
 
     @property
     def error(self) -> float:
         return self.measured.min / self.predicted - 1
 
+    @property
+    def low(self) -> float:
+        return self.predicted if self.predicted_low is None else self.predicted_low
+
+    @property
+    def high(self) -> float:
+        return self.predicted if self.predicted_high is None else self.predicted_high
+
+    @property
+    def inside(self) -> bool:
+        """Whether the measured time (fastest sample) falls in the predicted interval."""
+        return inside(self.measured.min, self.low, self.high)
+
     def to_dict(self) -> dict:
-        return {"step": self.step, "predicted_s": self.predicted, "measured_s": self.measured.min,
+        return {"step": self.step, "predicted_s": self.predicted,
+                "predicted_low_s": self.low, "predicted_high_s": self.high,
+                "measured_s": self.measured.min,
                 "measured_median_s": self.measured.median,
                 "measured_q1_s": self.measured.q1, "measured_q3_s": self.measured.q3,
-                "error": self.error}
+                "error": self.error, "inside": self.inside}
 
 
 def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[str, Counts],
@@ -101,7 +128,7 @@ def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[st
     timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
                              warmup_seconds=profile.warmup_seconds)
     prices = measured_now(backend, {k: _fastest(timed[("key", k)]) for k in keys}, profile, "validate_steps")
-    return [StepCheck(name, price(counts[name], prices, backend).total, timed[("step", name)])
+    return [StepCheck.of(name, price(counts[name], prices, backend), timed[("step", name)])
             for name in steps]
 
 
@@ -149,7 +176,7 @@ def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Co
     if missing:
         raise ValueError(f"the run never timed the steps {sorted(missing)}")
     prices = measured_now(backend, {k: _fastest(timed[("key", k)]) for k in keys}, profile, "validate_clocked")
-    return [StepCheck(name, price(c, prices, backend).total, summarize([r[name] for r in clock.runs], 1))
+    return [StepCheck.of(name, price(c, prices, backend), summarize([r[name] for r in clock.runs], 1))
             for name, c in counts.items()]
 
 
@@ -161,11 +188,16 @@ def _fastest(t: Timing) -> dict:
 
 
 def validation_table(checks, caption: str = "") -> Table:
-    t = Table(["step", "predicted", "measured (fastest sample)", "quartiles", "error"], caption=caption)
+    t = Table(["step", "predicted [interval]", "measured (fastest sample)", "quartiles", "error", "in interval"],
+              caption=caption)
     for c in checks:
-        t.add(c.step, fmt_time(c.predicted), fmt_time(c.measured.min),
-              f"{fmt_time(c.measured.q1)} – {fmt_time(c.measured.q3)}", f"{c.error:+.1%}")
+        t.add(c.step, fmt_interval(c.predicted, c.low, c.high), fmt_time(c.measured.min),
+              f"{fmt_time(c.measured.q1)} – {fmt_time(c.measured.q3)}", f"{c.error:+.1%}", yes_no(c.inside))
     return t
+
+
+def yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
 
 
 def validation_runs(cases, backend: str = "sage") -> dict:
@@ -176,15 +208,25 @@ def validation_runs(cases, backend: str = "sage") -> dict:
 
 
 def runs_result(runs: list) -> dict:
-    """{"runs": runs, "worst_error": the largest |error| of any check in them}."""
-    return {"runs": runs, "worst_error": max(abs(c["error"]) for r in runs for c in r["checks"])}
+    """{"runs": runs, "worst_error": the largest |error| of any check in them, "in_interval": how many
+    checks' measured times fall in their predicted intervals, "checked": how many checks}."""
+    checks = [c for r in runs for c in r["checks"]]
+    return {"runs": runs, "worst_error": max(abs(c["error"]) for c in checks),
+            "in_interval": sum(c["inside"] for c in checks), "checked": len(checks)}
+
+
+def format_check(c: dict) -> list:
+    """One check dict as table cells: predicted [interval], measured, error, in interval."""
+    return [fmt_interval(c["predicted_s"], c["predicted_low_s"], c["predicted_high_s"]),
+            fmt_time(c["measured_s"]), f"{c['error']:+.1%}", yes_no(c["inside"])]
 
 
 def format_runs(result: dict, labels) -> str:
-    """A validate() result as text: the run's label fields, then each step's prediction and error."""
-    t = Table([*labels, "step", "predicted", "measured", "error"])
+    """A validate() result as text: the run's label fields, then each step's prediction [interval],
+    measured time, error and whether the measurement is in the interval."""
+    t = Table([*labels, "step", "predicted [interval]", "measured", "error", "in interval"])
     for r in result["runs"]:
         for c in r["checks"]:
-            t.add(*(r[f] for f in labels), c["step"], fmt_time(c["predicted_s"]), fmt_time(c["measured_s"]),
-                  f"{c['error']:+.1%}")
-    return t.to_text() + f"\nworst |error|: {result['worst_error']:.1%}"
+            t.add(*(r[f] for f in labels), c["step"], *format_check(c))
+    return (t.to_text() + f"\nworst |error|: {result['worst_error']:.1%}; "
+            f"in interval: {result['in_interval']} of {result['checked']} steps")

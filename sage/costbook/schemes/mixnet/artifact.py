@@ -29,6 +29,11 @@ a variable-base exponentiation costs in proportion to its exponent length (so $E
 \tfrac{80}{254}E_{1v}$ and $X_2[b] = b\,\mu_{N^2}$).  With about 30 lines and ten unknowns the
 fit is over-determined; ``leave_one_out`` refits without each line in turn and predicts it, the
 honest measure of how well the counts explain the report.
+
+**Bounds.**  The report prints one number per line, so the prices' spread is the fit's own: each
+calibrated price's bounds are its smallest and largest value over the fit to all lines and the
+refits that leave one line out (``Calibration.bounds``).  A price that one line alone determines
+drops towards 0 when that line is left out: its interval then says how little the report pins it.
 """
 from __future__ import annotations
 
@@ -38,7 +43,8 @@ from dataclasses import dataclass
 from ... import defaults
 from ...cost import Counts, price
 from ...keys import modexp_key, sizes
-from ...derived import nnls_relative, price_set
+from ...derived import nnls_relative, price_set, spread_of
+from ...intervals import named
 from .seed import (M_SEED, N_SEED, PUBLISHED, collab_zksnark_s, cpsnark_set_s, positive, published_sources,
                    published_times)
 
@@ -235,6 +241,7 @@ class Calibration:
     prices: dict             # parameter -> seconds
     source: object           # a MeasurementSet with a price for every key the steps use
     rows: list               # (step, reported s, line, predicted s, leave-one-out s or None)
+    bounds: dict | None = None   # parameter -> (low, high) seconds over the leave-one-out refits
 
     def worst(self, loo: bool = False) -> float:
         col = 4 if loo else 3
@@ -250,26 +257,36 @@ def calibrate(loo: bool = True) -> Calibration:
     targets = [rep[s.key()][0] for s in fit]
     x = nnls_relative(rows, targets)
     theta = dict(zip(PARAMETERS, map(float, x)))
-    loo_pred = {}
-    if loo:
-        for i, s in enumerate(fit):
-            xi = nnls_relative(rows[:i] + rows[i + 1:], targets[:i] + targets[i + 1:])
+    loo_pred, refits = {}, [x]
+    # the refits give the prices' bounds, so they are done with or without `loo`
+    for i, s in enumerate(fit):
+        xi = nnls_relative(rows[:i] + rows[i + 1:], targets[:i] + targets[i + 1:])
+        refits.append(xi)
+        if loo:
             loo_pred[s.key()] = float(sum(a * b for a, b in zip(rows[i], xi)))
-    source = priced_source(theta, step_list)
+    low, high = spread_of(refits)
+    bounds = {p: (lo, hi) for p, lo, hi in zip(PARAMETERS, low, high)}
+    source = priced_source(theta, step_list, bounds)
     out_rows = []
     for s in step_list:
         sec, line = rep[s.key()]
         out_rows.append((s, sec, line, price(s.counts, source).total, loo_pred.get(s.key())))
-    return Calibration(theta, source, out_rows)
+    return Calibration(theta, source, out_rows, bounds)
 
 
-def priced_source(theta: dict, step_list=None):
-    """A measurement set pricing every key of the steps from the calibrated parameters."""
+def priced_source(theta: dict, step_list=None, bounds: dict | None = None):
+    """A measurement set pricing every key of the steps from the calibrated parameters; with
+    `bounds` ({parameter: (low, high)}) each price carries them, else it says it has no spread."""
     keys = sorted({k for s in (step_list or steps()) for k in s.counts})
     results = {}
     for k in keys:
         p, coeff = key_basis(k)
         results[k] = {"median": theta[p] * coeff, "unit": "s", "basis": f"{coeff:g} x {p}"}
+        if bounds:
+            lo, hi = bounds[p]
+            results[k].update(low=min(lo, theta[p]) * coeff, high=max(hi, theta[p]) * coeff)
+        else:
+            results[k].update(low=theta[p] * coeff, high=theta[p] * coeff, no_spread="no bounds given for the fit")
     return price_set("calibrated/seed-003-xeon-w1270", {CALIBRATED: results}, derivation="calibrated",
                      seed="003_408d339122fdb1f8.txt",
                      title="the artifact machine's primitive prices, inferred from the sample report",
@@ -325,17 +342,23 @@ def speedups(per_mixer_s: dict, n: int, zk_prove_s: float, cp_prove_s: float, cp
 
 def whatif(cal: Calibration, ns=(N_SEED,), ms=(M_SEED,), security: str = "malicious") -> list:
     """Per-mix-server times and speedups over the baselines on the artifact's machine, for each
-    (n, m): the calibrated prices and the baselines' published unit prices, all from one machine."""
+    (n, m): the calibrated prices and the baselines' published unit prices, all from one machine.
+
+    Each time has its interval ("<name>_low_s", "<name>_high_s": the calibrated prices' bounds); the
+    baselines' are their published single numbers (low = high) and the speedups are point values."""
     t = published_times()
     rows = []
     for n in ns:
         for m in ms:
             pt = party_times(cal.source, n, m, security=security)
             per = {s: pt[(s, "mixer")].total for s in ("mix", "dbsm", "dbrsm")}
-            rows.append({"n": n, "m": m, **{f"{s}_mixer_s": v for s, v in per.items()},
-                         "dbsm_verifier_s": pt[("dbsm", "verifier")].total,
-                         "dbrsm_verifier_s": pt[("dbrsm", "verifier")].total,
-                         **speedups(per, n, t["zksnark_sm_prove_s"], t["cpsnark_prove_s"], t["cpsnark_witness_s"])})
+            row = {"n": n, "m": m}
+            for (section, party), est in pt.items():
+                row.update(named(f"{section}_{party}", est))
+            fast = speedups(per, n, t["zksnark_sm_prove_s"], t["cpsnark_prove_s"], t["cpsnark_witness_s"])
+            for base in ("zksnark", "cpsnark"):
+                fast[f"{base}_low_s"] = fast[f"{base}_high_s"] = fast[f"{base}_s"]
+            rows.append({**row, **fast})
     return rows
 
 
@@ -349,8 +372,8 @@ def this_machine(source, n: int = N_SEED, m: int = M_SEED, backends=NATIVE) -> l
     priced as variable-base ones, an upper bound, and say so)."""
     bn = party_times(source, n, m, "bn254", backends, derive=True)
     bls = party_times(source, n, m, "bls12_381", backends, derive=True)
-    return [{"section": sp[0], "party": sp[1], "label": TOTALS[sp], "bn254_s": bn[sp].total,
-             "bls12_381_s": bls[sp].total, "ratio": bls[sp].total / bn[sp].total, "estimate": bn[sp]}
+    return [{"section": sp[0], "party": sp[1], "label": TOTALS[sp], **named("bn254", bn[sp]),
+             **named("bls12_381", bls[sp]), "ratio": bls[sp].total / bn[sp].total, "estimate": bn[sp]}
             for sp in TOTALS]
 
 
@@ -364,8 +387,9 @@ def curve_switch_on_artifact(cal: Calibration, here, backends=NATIVE) -> list:
         bls = "bls12_381/" + k.split("/", 1)[1]
         ratio = (price({bls: 1}, here, backends, derive=True).total /
                  price({k: 1}, here, backends, derive=True).total)
-        scaled[bls] = {"median": cal.source.seconds(CALIBRATED, k) * ratio, "unit": "s",
-                       "basis": f"{k} calibrated x {ratio:.3f} (BLS12-381 / BN254 here)"}
+        lo, hi = cal.source.bounds(CALIBRATED, k)        # the calibrated bounds, scaled alike
+        scaled[bls] = {"median": cal.source.seconds(CALIBRATED, k) * ratio, "unit": "s", "low": lo * ratio,
+                       "high": hi * ratio, "basis": f"{k} calibrated x {ratio:.3f} (BLS12-381 / BN254 here)"}
     results = dict(cal.source.results[CALIBRATED])
     results.update(scaled)
     both = price_set("calibrated, BLS12-381 scaled", {CALIBRATED: results}, derivation="scaled",
@@ -377,7 +401,7 @@ def curve_switch_on_artifact(cal: Calibration, here, backends=NATIVE) -> list:
                      derived_from=[cal.source.name, here.name])
     bn = party_times(cal.source, curve="bn254")
     bls = party_times(both, curve="bls12_381")
-    return [{"label": TOTALS[sp], "bn254_s": bn[sp].total, "bls12_381_s": bls[sp].total,
+    return [{"label": TOTALS[sp], **named("bn254", bn[sp]), **named("bls12_381", bls[sp]),
              "ratio": bls[sp].total / bn[sp].total} for sp in TOTALS]
 
 

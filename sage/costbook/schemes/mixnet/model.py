@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ... import defaults
 from ...cost import Counts, price
+from ...intervals import fmt_interval, fmt_named, named, spreadless
 from ...keys import modexp_key
 from ...report import fmt_time
 from .. import options
@@ -153,9 +154,10 @@ def curve_switch(source, backend: str = "mcl") -> list:
     rows = []
     for protocol in DPK_OPS:
         for side in ("prove", "verify"):
-            bn = price(dpk_counts(protocol, side, "bn254"), source, backend).total
-            bls = price(dpk_counts(protocol, side, "bls12_381"), source, backend).total
-            rows.append({"protocol": protocol, "side": side, "bn254_s": bn, "bls12_381_s": bls, "ratio": bls / bn})
+            bn = price(dpk_counts(protocol, side, "bn254"), source, backend)
+            bls = price(dpk_counts(protocol, side, "bls12_381"), source, backend)
+            rows.append({"protocol": protocol, "side": side, **named("bn254", bn), **named("bls12_381", bls),
+                         "ratio": bls.total / bn.total})
     return rows
 
 
@@ -191,20 +193,27 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
         out["ratios"] = [{"name": r.name, "baseline_s": r.baseline_s, "ours_s": r.ours_s, "ratio": r.ratio,
                           "seed_says": r.seed_says, "seed_line": r.seed_line} for r in published_ratios()]
         out["published"] = published_times()
+        out["intervals"] = ("'ratios' and 'published' echo the seed's figures, single numbers without a "
+                            "range; the model's times carry the calibrated prices' leave-one-out bounds")
         out["reproduced"] = reproduction(n, m, security)
         return out
     order = backends or defaults.order(["modexp"], source=source)
     w = price(witness_counts(n), source, order, label="one RSA-accumulator witness", derive=True)
-    out["rsa_accumulator_witness_s"] = w.total
+    out.update(named("rsa_accumulator_witness", w))
     out["rsa_accumulator_witness"] = w.to_dict()
     out["curve_switch"] = curve_switch(source) if "mcl" in source.backends else None
+    priced = [w]
     for proto in ("dbsm", "dbrsm"):
         est = protocol_estimate(source, proto, n, m, curve, backends)
-        out[f"{proto}_sage_code"] = {"curve": curve, **{f"{party}_s": e.total for party, e in est.items()}}
+        priced += est.values()
+        out[f"{proto}_sage_code"] = {"curve": curve, **{k: v for party, e in est.items()
+                                                        for k, v in named(party, e).items()}}
+    parties = artifact.party_times(source, n, m, curve, list(artifact.NATIVE), True, security)
+    priced += parties.values()
     out["artifact_counts"] = {
         "curve": curve, "backends": list(artifact.NATIVE), "security": security,
-        **{f"{sec}_{party}_s": e.total for (sec, party), e in
-           artifact.party_times(source, n, m, curve, list(artifact.NATIVE), True, security).items()}}
+        **{k: v for (sec, party), e in parties.items() for k, v in named(f"{sec}_{party}", e).items()}}
+    out["prices_without_spread"] = spreadless(source, priced)
     return out
 
 
@@ -212,10 +221,14 @@ def reproduction(n: int = N_SEED, m: int = M_SEED, security: str = "malicious") 
     """The artifact's counts priced with the Xeon's calibrated prices (``artifact.calibrate``): the
     report's totals at the seed's (n, m) against the model, and the three comparisons from the model."""
     cal = artifact.calibrate(loo=False)
-    out = {"calibrated_prices_s": cal.prices, "worst_step_error": cal.worst()}
+    out = {"calibrated_prices_s": cal.prices, "calibrated_price_bounds_s": cal.bounds,
+           "worst_step_error": cal.worst()}
     if (n, m, security) == (N_SEED, M_SEED, "malicious"):
-        out["totals"] = [{"what": label, "published_s": p, "line": line, "model_s": mod, "error": mod / p - 1}
-                         for label, p, line, mod in artifact.reproduce(cal)]
+        model = artifact.party_times(cal.source)
+        out["totals"] = [{"what": label, "published_s": p, "line": line, "model_s": mod,
+                          "model_low_s": model[sp].low, "model_high_s": model[sp].high, "error": mod / p - 1,
+                          "inside": model[sp].low <= p <= model[sp].high}
+                         for (label, p, line, mod), sp in zip(artifact.reproduce(cal), artifact.TOTALS)]
     out["at_n_m"] = artifact.whatif(cal, ns=(n,), ms=(m,), security=security)[0]
     return out
 
@@ -226,23 +239,31 @@ def format_estimate(result: dict) -> str:
         lines.append(f"  {r['name']}: {fmt_time(r['baseline_s'])} / {fmt_time(r['ours_s'])} = {r['ratio']:.2f}x "
                      f"(seed says {r['seed_says']}, line {r['seed_line']})")
     if "rsa_accumulator_witness_s" in result:
-        lines.append(f"  one RSA-accumulator witness (n = {result['n']}): {fmt_time(result['rsa_accumulator_witness_s'])}")
+        lines.append(f"  one RSA-accumulator witness (n = {result['n']}): {fmt_named(result, 'rsa_accumulator_witness')}")
     for row in result.get("curve_switch") or []:
-        lines.append(f"  {row['protocol']} DPK {row['side']}: BLS12-381 / BN254 = {row['ratio']:.2f}x")
+        lines.append(f"  {row['protocol']} DPK {row['side']}: BLS12-381 / BN254 = {row['ratio']:.2f}x "
+                     f"({fmt_named(row, 'bls12_381')} / {fmt_named(row, 'bn254')})")
     for key in ("dbsm_sage_code", "dbrsm_sage_code"):
         if key in result:
             r = result[key]
-            lines.append(f"  {key} on {r['curve']}: per mix-server {fmt_time(r['mixer_s'])}, querier {fmt_time(r['querier_s'])}")
+            lines.append(f"  {key} on {r['curve']}: per mix-server {fmt_named(r, 'mixer')}, querier {fmt_named(r, 'querier')}")
     if "artifact_counts" in result:
         r = result["artifact_counts"]
         lines.append(f"  the artifact's counts on {r['curve']} ({', '.join(r['backends'])}): " + ", ".join(
-            f"{k[:-2].replace('_', ' ')} {fmt_time(v)}" for k, v in r.items() if k.endswith("_s")))
+            f"{k[:-2].replace('_', ' ')} {fmt_named(r, k[:-2])}" for k in r
+            if k.endswith("_s") and not k.endswith(("_low_s", "_high_s"))))
+    if result.get("prices_without_spread"):
+        lines.append("  prices without a spread (their bounds are their value): "
+                     + ", ".join(result["prices_without_spread"]))
     if "reproduced" in result:
         rep = result["reproduced"]
         for t in rep.get("totals", []):
-            lines.append(f"  reproduced {t['what']}: model {fmt_time(t['model_s'])} vs published "
-                         f"{fmt_time(t['published_s'])} (line {t['line']}) {t['error']:+.1%}")
+            lines.append(f"  reproduced {t['what']}: model {fmt_interval(t['model_s'], t['model_low_s'], t['model_high_s'])}"
+                         f" vs published {fmt_time(t['published_s'])} (line {t['line']}) {t['error']:+.1%}, "
+                         f"in interval: {'yes' if t['inside'] else 'no'}")
         a = rep["at_n_m"]
+        lines.append(f"  from the model at n = {a['n']}, m = {a['m']}: per mix-server DB-SM {fmt_named(a, 'dbsm_mixer')}, "
+                     f"DB-RSM {fmt_named(a, 'dbrsm_mixer')}")
         lines.append(f"  from the model: DB-SM vs zkSNARK {a['dbsm_vs_zksnark']:.1f}x, DB-RSM vs zkSNARK "
                      f"{a['dbrsm_vs_zksnark']:.1f}x, DB-SM vs cpSNARK-Set {a['dbsm_vs_cpsnark']:.1f}x")
     return "\n".join(lines)

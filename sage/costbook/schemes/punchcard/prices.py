@@ -7,6 +7,13 @@
   ratio to its anchor, e.g. ``decode = 50 µs x libsodium(decode) / libsodium(mul)``: consistent
   with the seed's machine on the anchors, and a prediction everywhere else.  With the implied
   factors of ``model.implied_factors`` the same set is the "implied" model.
+
+Bounds.  A native price keeps its quartiles.  A stated price has the seed's range where it states
+one ("usually between 50 and 55"), else none, and says so.  A scaled price scales the bounds of the
+native price it is scaled from by the same factor, with the anchor's stated range:
+low = stated_low(anchor) x native_q1(key) / native(anchor), high likewise with the highs; an
+implied factor contributes its own bounds (``model.priced_set``: its spread over the leave-one-out
+refits).
 """
 from __future__ import annotations
 
@@ -25,7 +32,9 @@ NATIVE = {curve: defaults.order([curve, "hashset"], fallback=False) for curve in
 # Prices on this machine: a measured file, native libraries first
 
 def _entry(e: dict, note: str | None = None) -> dict:
+    """The price, unit and bounds (quartiles or stated range) of an entry, with a note."""
     out = {"median": e["median"], "unit": e["unit"]}
+    out.update({k: e[k] for k in ("q1", "q3", "low", "high") if k in e})
     if note or e.get("note"):
         out["note"] = note or e["note"]
     return out
@@ -100,6 +109,13 @@ def anchor_for(key: str) -> str:
     raise MissingPrice(f"no anchor on the seed's machine for {key!r}")
 
 
+def stated_bounds(curve: str) -> dict:
+    """{key: (low, high) seconds} of the stated prices of one curve whose statement gives a range."""
+    pub = published_prices()
+    return {k: pub.bounds(b, k) for b in pub.backends for k in pub.keys(b)
+            if (k.startswith("hashset/") or k.startswith(curve + "/")) and "low" in pub.entry(b, k)}
+
+
 def anchors(curve: str) -> dict:
     """The stated prices (seconds, where) that apply to one curve."""
     pub = published_prices()
@@ -119,16 +135,17 @@ SEED_FILE = "000_f6c47c9ac3110709.txt"
 
 
 def seed_machine_prices(keys, curve: str, native: MeasurementSet, backends=None,
-                        factors: dict | None = None) -> MeasurementSet:
+                        factors: dict | None = None, factor_bounds: dict | None = None) -> MeasurementSet:
     """Prices for the seed's laptop: stated where stated, else scaled from a native library.
 
     price(key) = stated(anchor) x native(key) / native(anchor), with the anchor of
     ``anchor_for`` and both native prices from the same backend; times factors[kind(key)]
     when `factors` (the implied corrections of ``implied_factors``) are given.  Returns an
     in-memory MeasurementSet with one backend, ``seed-laptop``; every entry says how it was
-    obtained.
+    obtained.  Bounds as the module docstring says; `factor_bounds` ({kind: (low, high)}) are the
+    implied factors' bounds (default: the factors themselves).
     """
-    stated = anchors(curve)
+    stated, ranges = anchors(curve), stated_bounds(curve)
     keys = sorted(set(keys))
     scaled = [k for k in keys if k not in stated]
     nat = native_prices(set(scaled) | {anchor_for(k) for k in scaled}, curve, native, backends)
@@ -136,20 +153,28 @@ def seed_machine_prices(keys, curve: str, native: MeasurementSet, backends=None,
     for key in keys:
         if key in stated:
             s, where = stated[key]
-            results[key] = entry(s, f"stated: {where}")
+            if key in ranges:
+                results[key] = entry(s, f"stated: {where}", low=ranges[key][0], high=ranges[key][1])
+            else:
+                results[key] = entry(s, f"stated: {where}", no_spread=f"{where} states one number, no range")
             continue
         anchor = anchor_for(key)
         t_key, b_key, e_key = _single(nat, key)
         if not nat.has(b_key, anchor):
             raise MissingPrice(f"{native.name}: {b_key} prices {key!r} but not its anchor {anchor!r}")
-        ratio = t_key / nat.seconds(b_key, anchor)
+        t_anchor = nat.seconds(b_key, anchor)
+        ratio = t_key / t_anchor
         f = (factors or {}).get(kind_of(key), 1.0)
+        f_low, f_high = (factor_bounds or {}).get(kind_of(key), (f, f))
+        a_low, a_high = ranges.get(anchor, (stated[anchor][0],) * 2)
+        k_low, k_high = nat.bounds(b_key, key)
         basis = f"{anchor} as stated x {b_key} ratio {ratio:.3g}"
         if f != 1.0:
             basis += f" x implied factor {f:.3g} for {kind_of(key)}"
         if e_key.get("note", "").startswith("libsodium has no encode"):
             basis += " (libsodium encode priced as its decode)"
-        results[key] = entry(stated[anchor][0] * ratio * f, basis)
+        results[key] = entry(stated[anchor][0] * ratio * f, basis,
+                             low=a_low * k_low / t_anchor * f_low, high=a_high * k_high / t_anchor * f_high)
     how = "stated prices, the rest scaled from " + native.name + (" with implied factors" if factors else "")
     return price_set(f"the seed's laptop ({how})", {SEED_BACKEND: results},
                      derivation="implied" if factors else "scaled", seed=SEED_FILE,

@@ -17,6 +17,7 @@ from ...cost import Counts, price
 from ...counting import counting
 from ... import defaults, measurements
 from ...derived import entry, price_set, ratio_source
+from ...intervals import fmt_of, interval, spreadless
 from ...report import fmt_time
 from .. import options
 from . import merkle, pointproofs as PP
@@ -30,14 +31,25 @@ MERKLE_OPS = ("commit", "prove", "verify", "commit_update", "proof_update_no_hel
 OPTIONS = options(Parameters)
 
 
+def _bench_key(scheme: str, op: str) -> tuple:
+    """(backend, key) of the seed's benchmark of one operation."""
+    backend = "veccom-pairings-criterion" if scheme == "pointproofs" else "veccom-merkle-bench"
+    for key in published().keys(backend):
+        if key.split("/")[2] == scheme and key.split("/")[3] == op:
+            return backend, key
+    raise KeyError(f"no seed benchmark of {scheme} {op}")
+
+
 def bench(scheme: str, op: str):
     """(seconds, n) of the seed's benchmark of one operation."""
-    pub = published()
-    backend = "veccom-pairings-criterion" if scheme == "pointproofs" else "veccom-merkle-bench"
-    for key in pub.keys(backend):
-        if key.split("/")[2] == scheme and key.split("/")[3] == op:
-            return pub.seconds(backend, key), int(key.rsplit("/n", 1)[1])
-    raise KeyError(f"no seed benchmark of {scheme} {op}")
+    backend, key = _bench_key(scheme, op)
+    return published().seconds(backend, key), int(key.rsplit("/n", 1)[1])
+
+
+def bench_bounds(scheme: str, op: str) -> tuple:
+    """(low, high) seconds of the seed's benchmark: criterion's confidence interval where it prints
+    one, else the single number twice (the Merkle benchmarks print no spread)."""
+    return published().bounds(*_bench_key(scheme, op))
 
 
 def reproduce_claims() -> list:
@@ -123,7 +135,13 @@ def sizes(n: int) -> dict:
 def seed_machine_prices(native: measurements.MeasurementSet | None = None) -> measurements.MeasurementSet:
     """E1 from commit (n mults), the 2-pair product from verify - 3 E1, a SHA-256 compression from
     the Merkle commit (leaves 1 block, inner nodes 2 blocks); SHA-512 of a short input at the price
-    of `native` (by default the committed reference machine; negligible, the seed gives none)."""
+    of `native` (by default the committed reference machine; negligible, the seed gives none).
+
+    Bounds: each price is solved from the benchmarks exactly, so its bounds are the same solve on
+    the benchmarks' bounds (criterion's interval), by interval arithmetic: E1 from the commit's low
+    and high, the pairing product from verify's low minus 3 E1 at its high (and the reverse).  The
+    Merkle benchmark and the addition price are single numbers: those prices have no spread and
+    their entries say so; SHA-512 takes `native`'s quartiles."""
     source = ratio_source(native)
     t_commit, n = bench("pointproofs", "commit")
     # The commit benchmark pays one multiplication and one addition per term; pairing-plus records
@@ -131,23 +149,38 @@ def seed_machine_prices(native: measurements.MeasurementSet | None = None) -> me
     # find_pippinger_window_via_estimate), which splits the per-term price.
     a1 = SEED_MAC_G1_ADD_S
     e1 = t_commit / n - a1
+    c_low, c_high = bench_bounds("pointproofs", "commit")
+    e1_low, e1_high = c_low / n - a1, c_high / n - a1
     t_verify, _ = bench("pointproofs", "verify")
     pp2 = t_verify - 3 * e1                    # 2 mults by h and the subgroup check of the proof
+    v_low, v_high = bench_bounds("pointproofs", "verify")
+    pp2_low, pp2_high = v_low - 3 * e1_high, v_high - 3 * e1_low
     # (so verify is fitted, not predicted; commit too: the other seven are predictions)
     t_mcommit, nm = bench("merkle", "commit")
     c = merkle_counts(nm)["commit"]
     blocks = sum(cnt * (2 if key == "sha256/73B" else 1) for key, cnt in c.items())
     comp = t_mcommit / blocks
-    sha512 = source.seconds("python", "sha512/46B") if source.has("python", "sha512/46B") else 1e-6
+    sha_key = f"sha512/{14 + VALUE_BYTES}B"
+    if source.has("python", sha_key):
+        sha512 = entry(source.seconds("python", sha_key), f"not in the seed: {source.name}'s price (negligible)",
+                       low=source.bounds("python", sha_key)[0], high=source.bounds("python", sha_key)[1])
+    else:
+        sha512 = entry(1e-6, f"not in the seed nor in {source.name}: 1 us (negligible)",
+                       no_spread="a placeholder price, not measured")
+    merkle_single = "the Merkle benchmark prints one number, no spread"
 
     results = {
-        "bls12_381/g1_mul": entry(e1, f"commit benchmark / n = {n}, minus one addition"),
-        "bls12_381/g1_decode": entry(e1, "one subgroup check = one G1 multiplication (pairing-fork)"),
-        "bls12_381/g1_add": entry(a1, "pairing-plus ec/mod.rs: projective G1 addition on the author's Mac"),
-        "bls12_381/pairing_product/2": entry(pp2, "verify benchmark minus 3 G1 multiplications"),
-        f"sha256/{9 + VALUE_BYTES}B": entry(comp, f"Merkle commit / {blocks} compressions (1 per leaf)"),
-        "sha256/73B": entry(2 * comp, "2 compressions per inner node"),
-        f"sha512/{14 + VALUE_BYTES}B": entry(sha512, f"not in the seed: {source.name}'s price (negligible)"),
+        "bls12_381/g1_mul": entry(e1, f"commit benchmark / n = {n}, minus one addition", low=e1_low, high=e1_high),
+        "bls12_381/g1_decode": entry(e1, "one subgroup check = one G1 multiplication (pairing-fork)",
+                                     low=e1_low, high=e1_high),
+        "bls12_381/g1_add": entry(a1, "pairing-plus ec/mod.rs: projective G1 addition on the author's Mac",
+                                  no_spread="one number in the pairing-plus source, no spread"),
+        "bls12_381/pairing_product/2": entry(pp2, "verify benchmark minus 3 G1 multiplications",
+                                             low=pp2_low, high=pp2_high),
+        f"sha256/{9 + VALUE_BYTES}B": entry(comp, f"Merkle commit / {blocks} compressions (1 per leaf)",
+                                            no_spread=merkle_single),
+        "sha256/73B": entry(2 * comp, "2 compressions per inner node", no_spread=merkle_single),
+        sha_key: sha512,
     }
     return price_set("the seed's Mac (implied by its benchmarks)", {SEED_BACKEND: results}, derivation="implied",
                      seed=SEED_FILE,
@@ -190,10 +223,13 @@ def estimate(source, backends=None, n: int = 1000, msm="no", native=None) -> dic
         order = list(backends) if backends else defaults.order(["bls12_381", "sha512", "sha256"], source=source)
     pc, mc = pointproofs_counts(n, use_msm), merkle_counts(n)
     out = {"scheme": "veccom", "n": n, "msm": use_msm, "source": source.name, "sizes": sizes(n), "ops": {}}
+    priced = []
     for scheme, counts in (("pointproofs", pc), ("merkle", mc)):
         for op, c in counts.items():
             est = price(c, source, order, label=f"{scheme} {op}", derive=True)
-            out["ops"][f"{scheme}/{op}"] = {"seconds": est.total, "breakdown": est.to_dict()["breakdown"]}
+            priced.append(est)
+            out["ops"][f"{scheme}/{op}"] = {**interval(est), "breakdown": est.to_dict()["breakdown"]}
+    out["prices_without_spread"] = spreadless(source, priced)
     return out
 
 
@@ -201,7 +237,10 @@ def format_estimate(result: dict) -> str:
     lines = [f"vector commitments, n = {result['n']}, {'MSM' if result['msm'] else 'one multiplication per term'},"
              f" priced with {result['source']}"]
     for k, v in result["ops"].items():
-        lines.append(f"  {k:<40} {fmt_time(v['seconds'])}")
+        lines.append(f"  {k:<40} {fmt_of(v)}")
+    if result.get("prices_without_spread"):
+        lines.append("  prices without a spread (their bounds are their value): "
+                     + ", ".join(result["prices_without_spread"]))
     s = result["sizes"]
     lines.append(f"  sizes: Pointproofs commitment/proof {s['pointproofs']['proof']} B; Merkle proof {s['merkle']['proof']} B")
     return "\n".join(lines)
