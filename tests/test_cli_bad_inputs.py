@@ -249,6 +249,9 @@ CASES = [
     C("scheme-estimate-source-missing", ["estimate", "cs03", "--source", "nosuch.json"],
       "nosuch.json: no such measurement file"),
     # measure: refused before anything is timed
+    C("measure-repeat-zero", ["measure", "--repeat", "0", "--no-progress"], "--repeat must be an integer in [1, 20]"),
+    C("measure-repeat-too-many", ["measure", "--repeat", "21", "--no-progress"], "--repeat must be an integer in [1, 20]"),
+    C("measure-repeat-not-integer", ["measure", "--repeat", "2.5", "--no-progress"], "argument --repeat: invalid int value"),
     C("measure-out-directory", ["measure", "--out", "d", "--no-progress"], "--out d: is a directory",
       files={"d": DIR}),
     C("measure-out-empty", ["measure", "--out", "", "--no-progress"], "is a directory"),

@@ -101,3 +101,25 @@ def test_interleaved_timing_spreads_a_burst_over_every_operation():
     assert t["a"].samples == t["b"].samples == 7
     with pytest.raises(ValueError):
         time_interleaved({"a": lambda: None}, samples=0)
+
+
+def test_repeated_runs_combine_into_one_entry_with_their_spread():
+    from costbook.harness import Timing
+    from costbook.measure import combine_runs, spread_summary
+    runs = [Timing(median=m, q1=m - 1, q3=m + 2, mad=0.5, samples=5, batch=8, min=m - 1.5) for m in (10.0, 11.0, 13.0)]
+    e = combine_runs(runs)
+    assert (e["median"], e["q1"], e["q3"], e["samples"], e["runs"]) == (11.0, 10.0, 13.0, 15, 3)
+    assert e["between_runs"] == pytest.approx(3 / 11) and e["min"] == 8.5
+    assert "runs" not in combine_runs(runs[:1])          # one run: nothing to compare
+    line = spread_summary({"gmp": {"a": e, "b": combine_runs([runs[0], runs[0]])}})
+    assert "median spread 13.6%" in line and "widest: gmp a 27.3%" in line
+
+
+def test_measure_repeat_records_the_spread_and_passes_the_schema(tmp_path):
+    from costbook import measurements
+    from costbook.measure import measure
+    out = measure(profile="quick", out=tmp_path / "m.json", only=["sha256/64B"], progress=False,
+                  report=lambda msg: None, repeat=2)
+    m = measurements.load(out)
+    entry = m.entry("python", "sha256/64B")
+    assert entry["runs"] == 2 and entry["between_runs"] >= 0 and m.provenance["repeat"] == 2

@@ -190,3 +190,22 @@ def test_costbook_root_must_be_a_project(tmp_path, monkeypatch):
         M.project_root()
     (tmp_path / "measurements").mkdir()
     assert M.project_root() == tmp_path
+
+
+def test_between_runs_is_checked():
+    base = {"schema": "costbook-measurements/1", "name": "x", "kind": "measured",
+            "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {}},
+            "results": {"gmp": {"modexp/6144/256": {"median": 3.0, "q1": 2.9, "q3": 3.1, "mad": 0.1, "samples": 10,
+                                                    "batch": 1, "unit": "ms", "runs": 2, "between_runs": 0.02}}}}
+    M.validate(base)
+    for bad, match in (({"between_runs": -0.1}, "between_runs: expected a finite number >= 0"),
+                       ({"runs": 1}, r"runs: expected an integer >= 2"),
+                       ({"runs": None}, None)):
+        data = copy.deepcopy(base)
+        entry = data["results"]["gmp"]["modexp/6144/256"]
+        entry.update(bad)
+        if bad.get("runs", 0) is None:
+            del entry["runs"]
+            match = "between_runs needs runs"
+        with pytest.raises(M.MeasurementFileError, match=match):
+            M.validate(data)

@@ -97,7 +97,7 @@ def cmd_measure(args) -> int:
     try:
         written = measure(profile=args.profile, out=out, only=args.only, backends=_backends_arg(args.backend),
                           name=args.name, progress=not args.no_progress,
-                          report=lambda msg: print(msg, file=sys.stderr))
+                          report=lambda msg: print(msg, file=sys.stderr), repeat=args.repeat)
     except (KeyboardInterrupt, Terminated) as e:
         # write_atomic replaces the file in one rename, so it is either old or new, never half
         after = _file_state(out)
@@ -287,6 +287,8 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--only", action="append", metavar="GLOB", help="only keys matching GLOB (repeatable)")
     m.add_argument("--backend", help="comma-separated backends to run")
     m.add_argument("--name", help="name recorded in the file")
+    m.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="run the whole selection N times back to back and record each key's spread between runs")
     m.add_argument("--no-progress", action="store_true")
     m.set_defaults(func=cmd_measure)
 

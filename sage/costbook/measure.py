@@ -15,7 +15,9 @@ import importlib
 import importlib.metadata as md
 import os
 import platform
+import math
 import re
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -151,10 +153,48 @@ def collect(only: list | None = None, backends: list | None = None,
     return benches
 
 
+MAX_REPEAT = 20
+
+
+def combine_runs(timings: list) -> dict:
+    """One entry from the same benchmark timed in `len(timings)` separate runs: the median of the runs'
+    medians (and of their quartiles and MADs, which keeps q1 <= median <= q3), every sample counted,
+    and how far the runs' medians lie apart (``between_runs``: (max - min) / median), which is what a
+    reader who measures twice will see."""
+    entry = timings[0].to_entry()
+    if len(timings) == 1:
+        return entry
+    mid = lambda xs: statistics.median(xs)
+    medians = [t.median for t in timings]
+    entry.update(median=mid(medians), q1=mid([t.q1 for t in timings]), q3=mid([t.q3 for t in timings]),
+                 mad=mid([t.mad for t in timings]), samples=sum(t.samples for t in timings),
+                 batch=min(t.batch for t in timings), min=min(t.min for t in timings),
+                 runs=len(timings), between_runs=(max(medians) - min(medians)) / mid(medians))
+    return entry
+
+
+def spread_summary(results: dict) -> str:
+    """One line on the spread between repeated runs: median and 90th percentile over keys, the worst."""
+    spreads = sorted((e["between_runs"], f"{b} {k}") for b, entries in results.items()
+                     for k, e in entries.items() if "between_runs" in e)
+    if not spreads:
+        return ""
+    values = [x for x, _ in spreads]
+    p90 = values[min(len(values) - 1, math.ceil(0.9 * len(values)) - 1)]
+    worst = ", ".join(f"{what} {x:.1%}" for x, what in spreads[-3:][::-1])
+    return (f"between runs ({len(values)} keys): median spread {statistics.median(values):.1%}, "
+            f"90th percentile {p90:.1%}; widest: {worst}")
+
+
 def measure(profile: str = "quick", out: Path | None = None, only=None, backends=None,
-            name: str | None = None, progress: bool = True, report=print) -> Path:
+            name: str | None = None, progress: bool = True, report=print, repeat: int = 1) -> Path:
+    """Time every selected benchmark and write the file.  With `repeat` > 1 the whole selection is
+    run `repeat` times back to back (rounds, so that the runs are apart in time as two separate
+    invocations would be) and each entry records how far its runs' medians lie apart."""
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r} (have: {', '.join(PROFILES)})")
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or not 1 <= repeat <= MAX_REPEAT:
+        raise MeasureError(f"--repeat must be an integer in [1, {MAX_REPEAT}], got {repeat!r}")
     prof = PROFILES[profile]
     if name is not None and not name.strip():
         raise MeasureError("--name: empty (give the name to record in the file, or leave it out)")
@@ -168,27 +208,33 @@ def measure(profile: str = "quick", out: Path | None = None, only=None, backends
         raise MeasureError("no benchmark matches the given --only/--backend filters")
     cpu, cpus_before = pin_single_thread()
 
-    results: dict = {}
+    runs: dict = {}
     bar = None
     if progress:
         from tqdm import tqdm
-        bar = tqdm(total=len(benches), unit="bench", file=sys.stderr, dynamic_ncols=True)
+        bar = tqdm(total=len(benches) * repeat, unit="bench", file=sys.stderr, dynamic_ncols=True)
     try:
-        for b in benches:
-            if bar is not None:
-                bar.set_description(f"{b.backend:>9} {b.key}")
-            t = run_benchmark(b, prof)
-            entry = t.to_entry()
-            if b.note:
-                entry["note"] = b.note
-            results.setdefault(b.backend, {})[b.key] = entry
-            if bar is not None:
-                bar.update()
+        for round_ in range(repeat):
+            for b in benches:
+                if bar is not None:
+                    bar.set_description(f"{b.backend:>9} {b.key}" + (f" (run {round_ + 1})" if repeat > 1 else ""))
+                runs.setdefault((b.backend, b.key, b.note), []).append(run_benchmark(b, prof))
+                if bar is not None:
+                    bar.update()
     finally:
         if bar is not None:
             bar.close()
         if cpus_before is not None:
             os.sched_setaffinity(0, cpus_before)
+
+    results: dict = {}
+    for (backend, key, note), timings in runs.items():
+        entry = combine_runs(timings)
+        if note:
+            entry["note"] = note
+        results.setdefault(backend, {})[key] = entry
+    if repeat > 1:
+        report(spread_summary(results))
 
     history = []
     if old is not None:
@@ -213,6 +259,7 @@ def measure(profile: str = "quick", out: Path | None = None, only=None, backends
             "date": now.isoformat(),
             "command": " ".join(["costbook"] + sys.argv[1:]) if sys.argv[0].endswith("costbook")
                        else f"costbook measure --profile {profile}",
+            **({"repeat": repeat} if repeat > 1 else {}),
             "profile": {"name": prof.name, "samples": prof.samples,
                         "min_batch_seconds": prof.min_batch_seconds,
                         "warmup_seconds": prof.warmup_seconds},

@@ -187,6 +187,15 @@ def validate(data, path="<memory>") -> MeasurementSet:
                         _fail(path, f"{field}.{num}", f"expected a finite number, got {v!r}")
                     if v < 0 or (num == "median" and v == 0):
                         _fail(path, f"{field}.{num}", f"expected a positive number, got {v!r}")
+            if "between_runs" in entry:
+                v = entry["between_runs"]
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+                    _fail(path, f"{field}.between_runs", f"expected a finite number >= 0, got {v!r}")
+                if "runs" not in entry:
+                    _fail(path, field, "between_runs needs runs (how many runs it compares)")
+            if "runs" in entry and (isinstance(entry["runs"], bool) or not isinstance(entry["runs"], int)
+                                    or entry["runs"] < 2):
+                _fail(path, f"{field}.runs", f"expected an integer >= 2, got {entry['runs']!r}")
             for count in ("samples", "batch", "line"):
                 if count in entry:
                     v = entry[count]
