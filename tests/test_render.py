@@ -13,7 +13,7 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
-from costbook.book import render
+from costbook.book import cells, render
 from costbook.book.project import BookConfigError
 from costbook.book.render import RenderError, render_book
 
@@ -352,10 +352,10 @@ def test_cli(tmp_path, capsys):
 
 
 def test_cell_options_parsing():
-    opts, code = render.cell_options("#| echo: false\n#| fig-cap: \"A $x$\"\nx = 1\n#| not an option\n", "t")
+    opts, code = cells.cell_options("#| echo: false\n#| fig-cap: \"A $x$\"\nx = 1\n#| not an option\n", "t")
     assert opts == {"echo": False, "fig-cap": "A $x$"}
     assert code == "x = 1\n#| not an option"
-    assert render.cell_options("x = 1", "t") == ({}, "x = 1")
+    assert cells.cell_options("x = 1", "t") == ({}, "x = 1")
 
 
 def test_fixture_notebooks_are_valid():

@@ -26,8 +26,9 @@ _XREF_PREFIXES = ("fig-", "tbl-", "sec-", "eq-")
 _BRACKETED = re.compile(rf"\[([^\[\]]*?(?<![\w.])-?@(?:{_KEY})[^\[\]]*)\]")
 _IN_TEXT = re.compile(rf"(?<![\w@.\[/?-])@({_KEY})")
 _ITEM_KEY = re.compile(rf"(?<![\w.])-?@({_KEY})")
-_SKIP = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>|<script\b.*?</script>|<style\b.*?</style>|<[^>]*>)",
-                   re.S | re.I)
+# tags, and elements whose text is not prose (render.py skips them too for cross-references)
+TAGS_AND_CODE = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>|<script\b.*?</script>|<style\b.*?</style>|<[^>]*>)",
+                           re.S | re.I)
 _BIB_KEY = re.compile(r"^\s*@(\w+)\s*\{\s*([^,\s]+)\s*,", re.M)
 _REFS_DIV = re.compile(r'<div\b[^>]*\bid="refs"[^>]*>\s*</div>', re.I)
 
@@ -39,7 +40,7 @@ def _is_xref(key: str) -> bool:
 def find_citations(body: str) -> list[tuple[str, list[str]]]:
     """[(citation markdown, [keys])] in page order, for the text outside tags and code."""
     found = []
-    for piece in _SKIP.split(body):
+    for piece in TAGS_AND_CODE.split(body):
         if piece.startswith("<") or "@" not in piece:
             continue
         text = html.unescape(piece)
@@ -119,7 +120,7 @@ class Bibliography:
                 return _replace(text, by_source)
             return _replace(plain, by_source, escape=True)
 
-        pieces = _SKIP.split(body)
+        pieces = TAGS_AND_CODE.split(body)
         body = "".join(p if p.startswith("<") or "@" not in p else sub_piece(p) for p in pieces)
         if refs_page:
             body = _REFS_DIV.sub(lambda m: refs_html, body, count=1)

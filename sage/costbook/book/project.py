@@ -1,6 +1,7 @@
 """The book's chapter list, read from _quarto.yml (the one table of contents)."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import yaml
@@ -8,6 +9,11 @@ import yaml
 
 class BookConfigError(ValueError):
     """_quarto.yml is missing or does not describe a book."""
+
+
+def warn(msg: str) -> None:
+    """A problem the rendered book survives (an unresolved reference, a dropped tag)."""
+    print(f"render: warning: {msg}", file=sys.stderr)
 
 
 def load_config(root: Path) -> dict:
