@@ -126,3 +126,47 @@ def test_errata_rows(reference):
 
 def test_forgery_passes_one_pairing_and_fails_two():
     assert [(c, ok) for c, _p, _claimed, ok in compare.merge_forgery()] == [("single", True), ("two", False)]
+
+
+def test_rows_carry_intervals_around_their_values(rows):
+    for r in rows:
+        # every reference figure is priced, so it has an interval; a seed figure has one unless it is a
+        # leave-one-out sum (a point prediction)
+        assert r.reference_low_s <= r.reference_s <= r.reference_high_s, r.operation
+        if r.seed_kind == compare.LEAVE_ONE_OUT:
+            assert r.seed_low_s is None and r.seed_high_s is None
+        else:
+            assert r.seed_low_s <= r.seed_s <= r.seed_high_s, r.operation
+    # the bounds are real spreads, not the value copied: most reference intervals have width
+    assert sum(r.reference_low_s < r.reference_high_s for r in rows) > len(rows) / 2
+
+
+def test_row_intervals_are_the_models_bounds(reference, rows):
+    cs = get("cs03").estimate(reference, params=compare.CS03_PARAMS, model="spec")
+    p = next(r for r in rows if r.scheme == "cs03" and "(P)" in r.operation)
+    assert p.reference_low_s == pytest.approx(cs["P_low_ms"] / 1e3, rel=1e-12)
+    assert p.reference_high_s == pytest.approx(cs["P_high_ms"] / 1e3, rel=1e-12)
+    vc = get("veccom").estimate(compare.published_source("veccom"), n=compare.VECCOM_N)
+    v = next(r for r in rows if r.operation.startswith("Pointproofs verify"))
+    assert (v.seed_low_s, v.seed_high_s) == (vc["ops"]["pointproofs/verify"]["low_s"], vc["ops"]["pointproofs/verify"]["high_s"])
+
+
+def test_errata_and_merge_rows_carry_intervals(reference):
+    for r in compare.cs03_errata(reference):
+        for src in ("seed", "reference"):
+            for mdl in ("seed", "spec"):
+                assert r[f"{src}_{mdl}_low_s"] <= r[f"{src}_{mdl}_s"] <= r[f"{src}_{mdl}_high_s"], (r["quantity"], src, mdl)
+    for r in compare.merge_check(reference):
+        for src in ("reference", "seed"):
+            for side in ("client", "server"):
+                assert r[f"{src}_{side}_low_s"] <= r[f"{src}_{side}_s"] <= r[f"{src}_{side}_high_s"]
+
+
+def test_seed_prices_without_spread_are_the_zero_width_ones(rows):
+    spreadless = compare.seed_prices_without_spread()
+    # the vector-commitment note's Merkle benchmarks print one number: the SHA-256 prices have no spread,
+    # so the Merkle rows' seed intervals have no width
+    assert {"sha256/41B", "sha256/73B"} <= set(spreadless["veccom"])
+    merkle = [r for r in rows if r.operation.startswith("Merkle")]
+    assert merkle and all(r.seed_low_s == r.seed_s == r.seed_high_s for r in merkle)
+    assert "mixnet" not in spreadless and all(why for keys in spreadless.values() for why in keys.values())

@@ -82,6 +82,12 @@ class OperationCost:
     seed_shares: tuple            # Share on the seed's machine (for mixnet: of the in-sample fit)
     seed_machine: str
     printed_s: float | None = None    # the seed's own measurement of the same operation, if it has one
+    # the intervals (every price at its low, then at its high bound); the seed's is None where the
+    # figure has none (the mixnet's leave-one-out sums are point predictions)
+    reference_low_s: float | None = None
+    reference_high_s: float | None = None
+    seed_low_s: float | None = None
+    seed_high_s: float | None = None
 
     @property
     def dominant(self) -> Share:
@@ -90,6 +96,13 @@ class OperationCost:
     @property
     def seed_dominant(self) -> Share:
         return self.seed_shares[0]
+
+
+def _bounds(prefix: str, *intervals) -> dict:
+    """{prefix_low_s, prefix_high_s}: the sums of the low and high bounds of some estimate dicts
+    ({"low_s", "high_s"}), the bounds of their total."""
+    return {f"{prefix}_low_s": sum(i["low_s"] for i in intervals),
+            f"{prefix}_high_s": sum(i["high_s"] for i in intervals)}
 
 
 def _backends(breakdown) -> tuple:
@@ -113,7 +126,9 @@ def _cs03_rows(reference) -> list:
         p = [line for s in steps for line in pub["steps"][s]["breakdown"]]
         rows.append(OperationCost("cs03", what, size, sum(ref["ms"][s] for s in steps) / 1e3, shares(r), _backends(r),
                                   sum(pub["ms"][s] for s in steps) / 1e3, PREDICTED, shares(p),
-                                  "crypto-bigint prices of the seed"))
+                                  "crypto-bigint prices of the seed",
+                                  **_bounds("reference", *(ref["steps"][s] for s in steps)),
+                                  **_bounds("seed", *(pub["steps"][s] for s in steps))))
     return rows
 
 
@@ -132,7 +147,8 @@ def _punchcard_rows(reference) -> list:
             check = " (one-pairing check)" if (curve, step) == ("bls12_381", "server_redeem") else ""
             rows.append(OperationCost("punchcard", f"{what}, {curve}{check}", f"{PUNCHES} punches", ref["steps"][step]["seconds"], shares(r),
                                       _backends(r), pub["steps"][step]["seconds"], PREDICTED, shares(p),
-                                      "the seed's laptop", measured[step][0] if step in measured else None))
+                                      "the seed's laptop", measured[step][0] if step in measured else None,
+                                      **_bounds("reference", ref["steps"][step]), **_bounds("seed", pub["steps"][step])))
     return rows
 
 
@@ -148,7 +164,8 @@ def _veccom_rows(reference) -> list:
         rows.append(OperationCost("veccom", f"{scheme.capitalize()} {what}", f"n = {VECCOM_N:,}", ref["ops"][op]["seconds"],
                                   shares(r), _backends(r), pub["ops"][op]["seconds"],
                                   FITTED if op in VECCOM_FITTED_OPS else PREDICTED, shares(p), "the seed's Mac",
-                                  bench_s if bench_n == VECCOM_N else None))
+                                  bench_s if bench_n == VECCOM_N else None,
+                                  **_bounds("reference", ref["ops"][op]), **_bounds("seed", pub["ops"][op])))
     return rows
 
 
@@ -173,7 +190,8 @@ def _mixnet_rows(reference) -> list:
         lines = _lines(r["estimate"])
         rows.append(OperationCost("mixnet", r["label"], f"n = {model.N_SEED:,}, m = {model.M_SEED}", r["bn254_s"],
                                   shares(lines), _backends(lines), loo[sp], LEAVE_ONE_OUT, shares(_lines(fitted[sp])),
-                                  "the artifact's Xeon W-1270", printed[r["label"]]))
+                                  "the artifact's Xeon W-1270", printed[r["label"]],
+                                  reference_low_s=r["bn254_low_s"], reference_high_s=r["bn254_high_s"]))
     return rows
 
 
@@ -190,12 +208,26 @@ def operation_costs(reference: measurements.MeasurementSet | None = None) -> lis
     return [row for scheme in CHAPTERS for row in ROWS[scheme](reference)]
 
 
+def seed_prices_without_spread() -> dict:
+    """{scheme: {key: why}}: the prices on the seed's machine, among those the rows of
+    ``operation_costs`` use, that have no stated spread (they enter both bounds at their value).
+    The mixnet is absent: its seed-machine figures are leave-one-out sums, without interval."""
+    out = {"punchcard": {}}
+    for curve in ("ristretto255", "bls12_381"):
+        out["punchcard"].update(get("punchcard").estimate(published_source("punchcard"), curve=curve,
+                                                          punches=PUNCHES)["prices_without_spread"])
+    out["veccom"] = get("veccom").estimate(published_source("veccom"), n=VECCOM_N)["prices_without_spread"]
+    out["cs03"] = get("cs03").estimate(published_source("cs03"), params=CS03_PARAMS, model="spec")["prices_without_spread"]
+    return {scheme: dict(sorted(keys.items())) for scheme, keys in out.items() if keys}
+
+
 # ---------------------------------------------------------------------------
 # Errata
 
 def cs03_errata(reference: measurements.MeasurementSet | None = None) -> list:
     """Per parameter set and quantity (P, V, decrypt): the seed's counts and the scheme's counts,
-    both priced with the seed's crypto-bigint prices and with the reference file (seconds)."""
+    both priced with the seed's crypto-bigint prices and with the reference file (seconds), each with
+    its interval ("<src>_<model>_low_s", "..._high_s")."""
     reference = reference or measurements.load_source("reference")
     model = get("cs03")
     pub = published_source("cs03")
@@ -203,16 +235,21 @@ def cs03_errata(reference: measurements.MeasurementSet | None = None) -> list:
     for params in model.PARAMETER_SETS:
         est = {(src, mdl): model.estimate(s, params=params, model=mdl)
                for src, s in (("seed", pub), ("reference", reference)) for mdl in ("seed", "spec")}
-        for q, get_s in (("P = encrypt + prove", lambda e: e["P_ms"] / 1e3), ("V = verify", lambda e: e["V_ms"] / 1e3),
-                         ("decrypt", lambda e: e["ms"]["decrypt"] / 1e3)):
-            rows.append({"params": params, "n_bits": est[("seed", "seed")]["n_bits"], "quantity": q,
-                         **{f"{src}_{mdl}_s": get_s(e) for (src, mdl), e in est.items()}})
+        for q, steps in (("P = encrypt + prove", ("encrypt", "prove")), ("V = verify", ("verify",)),
+                         ("decrypt", ("decrypt",))):
+            row = {"params": params, "n_bits": est[("seed", "seed")]["n_bits"], "quantity": q}
+            for (src, mdl), e in est.items():
+                row[f"{src}_{mdl}_s"] = sum(e["ms"][s] for s in steps) / 1e3
+                for bound, b in _bounds(f"{src}_{mdl}", *(e["steps"][s] for s in steps)).items():
+                    row[bound] = b
+            rows.append(row)
     return rows
 
 
 def merge_check(reference: measurements.MeasurementSet | None = None) -> list:
     """The mergeable punch card's redemption with one pairing (the seed's code) and with two (the
-    check that stops the mix-and-match forgery): pairings and seconds per side, on both machines."""
+    check that stops the mix-and-match forgery): pairings and seconds per side, on both machines,
+    each with its interval ("<src>_<side>_low_s", "..._high_s")."""
     reference = reference or measurements.load_source("reference")
     model = get("punchcard")
     pub = published_source("punchcard")
@@ -224,8 +261,10 @@ def merge_check(reference: measurements.MeasurementSet | None = None) -> list:
                "server_pairings": counts["server_redeem"].get("bls12_381/pairing", 0)}
         for src, s in (("reference", reference), ("seed", pub)):
             e = model.estimate(s, curve="bls12_381", punches=PUNCHES, redeem_check=check)
-            row[f"{src}_client_s"] = e["steps"]["client_redeem"]["seconds"]
-            row[f"{src}_server_s"] = e["steps"]["server_redeem"]["seconds"]
+            for side in ("client", "server"):
+                step = e["steps"][f"{side}_redeem"]
+                row[f"{src}_{side}_s"] = step["seconds"]
+                row.update(_bounds(f"{src}_{side}", step))
         rows.append(row)
     return rows
 
