@@ -97,6 +97,9 @@ FAMILIES: list[Family] = [
            "one {hash} digest of a {bytes}-byte input", "hashing"),
     Family(rf"hashset/lookup/{_N.format('size')}",
            "membership test of a 32-byte key in a hash set holding {size} keys", "hashing"),
+    Family(r"bytes/copy",
+           "one byte copied into a new Python bytes object (a byte string built by repeated "
+           "concatenation, res += piece, is copied whole at every step)", "hashing"),
     # Protocol-level times (a whole step of a scheme), for published step timings and
     # validation runs; they are never mixed into primitive count vectors.
     Family(r"step/(?P<scheme>[a-z0-9_]+)/(?P<step>[a-z0-9_]+(?:/[a-z0-9_]+)*)",

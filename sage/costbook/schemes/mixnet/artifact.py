@@ -16,17 +16,24 @@ code (research notes §4.1-4.4, re-checked against the repository), in the book'
 ``modexp/2050/<b>``     $X_1[b]$: mod $N$ (Fujisaki–Okamoto commitments of the Paillier shuffle)
 ``modexp/2038/<b>``     single-key Paillier: CRT decryption mod $P^2$, $Q^2$ (modulus $N'$ of 2038 bits)
 ``modmul/4099``         one product mod $N^2$: an encryption $(h^N)^r$ is 81 of them (13-bit table)
+``bytes/copy``          one byte copied while the Paillier shuffle proof builds its hash input
 ======================  ==========================================================================
 
 Hashes and products of group elements are left out (the notes measure them as negligible); the
 few report lines made only of products (combining shares, homomorphic blinding) are priced by
-their ``modmul`` count where there is one and otherwise are not part of the fit.
+their ``modmul`` count where there is one and otherwise are not part of the fit.  One hash is not
+negligible: the Paillier shuffle proof's challenge hashes both ciphertext lists, and the artifact
+turns each list into bytes by repeated concatenation (``res += piece``), which copies the whole
+string built so far at every step: $s\,n(n+1)/2$ bytes per list of $n$ ciphertexts of $s$ bytes
+(``shuffle_hash_copies``), about $5 \times 10^{10}$ bytes per proof at $n = 10^4$, quadratic in $n$.
+The prover and every verifier of the proof do it once.  Its price per byte is a calibrated
+parameter like the others, shared by the four report lines that contain Paillier shuffles.
 
 **Calibration.**  Nobody published the Xeon's primitive prices, so ``calibrate`` infers them from
-the report: it solves for the ten prices below by non-negative least squares on the relative
+the report: it solves for the eleven prices below by non-negative least squares on the relative
 errors of all step lines (each line = its counts · prices), assuming what the arithmetic says:
 a variable-base exponentiation costs in proportion to its exponent length (so $E_{1v}[80] =
-\tfrac{80}{254}E_{1v}$ and $X_2[b] = b\,\mu_{N^2}$).  With about 30 lines and ten unknowns the
+\tfrac{80}{254}E_{1v}$ and $X_2[b] = b\,\mu_{N^2}$).  With about 30 lines and eleven unknowns the
 fit is over-determined; ``leave_one_out`` refits without each line in turn and predicts it, the
 honest measure of how well the counts explain the report.
 
@@ -53,17 +60,33 @@ N_BITS = 2050
 NS_BITS = 2038          # single-key Paillier modulus N' (decryption by CRT mod P^2 and Q^2)
 TABLE_PRODUCTS = 81     # (h^N)^r, 1025-bit r, from a table of 13-bit blocks: 79 products, and 2 more to finish
 KAPPA = 80              # kappa_e = kappa_c: batching weights and challenges
+CIPHERTEXT_BYTES = 515  # gmpy2.to_binary of a residue mod N^2: 513 bytes of magnitude and a 2-byte header
 SCALAR_BITS = 254
 BACKEND = "sample-report-bn254"
+COPY_KEY = "bytes/copy"
 CALIBRATED = "xeon-calibrated"      # the backend name of the calibrated prices
+
+
+def concat_copies(pieces: int, piece_bytes: int) -> int:
+    """Bytes copied building a string of `pieces` pieces of `piece_bytes` bytes by `res += piece`:
+    bytes are immutable, so step k writes a new string of k pieces."""
+    return piece_bytes * pieces * (pieces + 1) // 2
+
+
+def shuffle_hash_copies(n: int) -> int:
+    """Bytes copied by one Paillier shuffle challenge (the artifact's ``hash_gmpy2`` over the input
+    and output ciphertext lists): the two lists' quadratic concatenations; the few short pieces
+    around them and the SHA-256 pass over the ~10 MB result are linear in n and left out."""
+    return 2 * concat_copies(n, CIPHERTEXT_BYTES)
 
 
 def symbol_counts(curve: str = "bn254", **symbols) -> Counts:
     """Counts from the notes' symbols: E1v, E1v80, E1v180, E1f, E2v, E2f, ETv, ETf, P,
-    X2_<bits>, X1_<bits>, XS_<bits> (mod the single-key modulus), PaiEnc, M2 (a product mod N^2)."""
+    X2_<bits>, X1_<bits>, XS_<bits> (mod the single-key modulus), PaiEnc, M2 (a product mod N^2),
+    BC (bytes copied building a hash input)."""
     keys = {"E1v": f"{curve}/g1_mul", "E1f": f"{curve}/g1_mul_fixed", "E2v": f"{curve}/g2_mul",
             "E2f": f"{curve}/g2_mul_fixed", "ETv": f"{curve}/gt_exp", "ETf": f"{curve}/gt_exp_fixed",
-            "P": f"{curve}/pairing", "M2": f"modmul/{N2_BITS}"}
+            "P": f"{curve}/pairing", "M2": f"modmul/{N2_BITS}", "BC": COPY_KEY}
     out = Counts()
     for sym, k in symbols.items():
         if not k:
@@ -104,12 +127,16 @@ PROOF_ONLY = frozenset({"check_sigs", "shuffle_prove", "shuffle_verify", "blind_
                         "z1_verify", "verify_openings"})
 
 
-def steps(n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", security: str = "malicious") -> list:
-    """Every timed step of one mix-server (mixer 0) and of the verifier, as the artifact runs them."""
+def steps(n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", security: str = "malicious",
+          byte_copying: bool = True) -> list:
+    """Every timed step of one mix-server (mixer 0) and of the verifier, as the artifact runs them.
+
+    `byte_copying=False` leaves out the Paillier shuffle hash's byte copying (``bytes/copy``), to
+    price the cryptographic operations alone with prices measured for native libraries."""
     if security not in SECURITY_MODELS:
         raise ValueError(f"unknown security model {security!r}: choose one of {SECURITY_MODELS}")
     if security == "hbc":
-        return [s for s in steps(n, m, curve) if s.slug not in PROOF_ONLY]
+        return [s for s in steps(n, m, curve, byte_copying=byte_copying) if s.slug not in PROOF_ONLY]
     positive(n, "n")
     if int(m) < 2:
         raise ValueError(f"m (the number of mix-servers) must be >= 2, got {m}")
@@ -123,8 +150,9 @@ def steps(n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", security: str 
     # Proofs of shuffle (notes §4.1): Terelius-Wikstrom over ElGamal in G1, Wikstrom's over Paillier
     elg_p = dict(E1v80=n, E1v=4 * n, E1f=2 * n)
     elg_v = dict(E1v80=3 * n, E1v=5 * n, E1f=n)
-    pai_p = dict(E1v80=n, E1v180=n, X2_80=2 * n, X2_180=n, X1_80=n, X1_180=n)
-    pai_v = dict(E1v80=n, E1v180=n, X2_80=n, X2_180=n, X1_180=n)
+    copies = shuffle_hash_copies(n) if byte_copying else 0      # the challenge, in prover and verifier
+    pai_p = dict(E1v80=n, E1v180=n, X2_80=2 * n, X2_180=n, X1_80=n, X1_180=n, BC=copies)
+    pai_v = dict(E1v80=n, E1v180=n, X2_80=n, X2_180=n, X1_180=n, BC=copies)
     times = lambda k, d: {s: k * v for s, v in d.items()}
     plus = lambda *ds: {s: sum(d.get(s, 0) for d in ds) for d in ds for s in d}
     share_pf = dict(X2_80=n - 1, X2_82=n - 1)              # batched threshold-Paillier share proof
@@ -201,11 +229,13 @@ def totals(step_list: list) -> dict:
 # Calibration: the Xeon's prices, inferred from the report
 
 #: the unknown prices: how each key's price is built from them (seconds = coefficient x parameter)
-PARAMETERS = ("E1v", "E1f", "E2v", "E2f", "ETv", "ETf", "P", "mu_N2", "mu_N", "M2")
+PARAMETERS = ("E1v", "E1f", "E2v", "E2f", "ETv", "ETf", "P", "mu_N2", "mu_N", "M2", "copy")
 
 
 def key_basis(key: str) -> tuple:
     """(parameter, coefficient): the price of `key` in terms of one calibration parameter."""
+    if key == COPY_KEY:
+        return "copy", 1                                                       # per byte
     s = sizes(key)
     if key.startswith("modexp/"):
         return ("mu_N2" if s["mod"] == N2_BITS else "mu_N"), s["exp"]          # per exponent bit
@@ -242,15 +272,17 @@ class Calibration:
     source: object           # a MeasurementSet with a price for every key the steps use
     rows: list               # (step, reported s, line, predicted s, leave-one-out s or None)
     bounds: dict | None = None   # parameter -> (low, high) seconds over the leave-one-out refits
+    byte_copying: bool = True    # whether the steps count the Paillier shuffle hash's byte copying
 
     def worst(self, loo: bool = False) -> float:
         col = 4 if loo else 3
         return max(abs(r[col] / r[1] - 1) for r in self.rows if r[0].fitted and r[col] is not None)
 
 
-def calibrate(loo: bool = True) -> Calibration:
-    """The Xeon's prices from the report (see the module docstring), with leave-one-out predictions."""
-    step_list = steps()
+def calibrate(loo: bool = True, byte_copying: bool = True) -> Calibration:
+    """The Xeon's prices from the report (see the module docstring), with leave-one-out predictions;
+    `byte_copying=False` fits the counts without the shuffle hash's byte copying (its price is 0)."""
+    step_list = steps(byte_copying=byte_copying)
     rep = reported(step_list)
     fit = [s for s in step_list if s.fitted]
     rows = [design_row(s.counts) for s in fit]
@@ -271,7 +303,7 @@ def calibrate(loo: bool = True) -> Calibration:
     for s in step_list:
         sec, line = rep[s.key()]
         out_rows.append((s, sec, line, price(s.counts, source).total, loo_pred.get(s.key())))
-    return Calibration(theta, source, out_rows, bounds)
+    return Calibration(theta, source, out_rows, bounds, byte_copying)
 
 
 def priced_source(theta: dict, step_list=None, bounds: dict | None = None):
@@ -314,17 +346,18 @@ def total_key(section: str, party: str, n: int = N_SEED, m: int = M_SEED) -> str
 
 
 def party_times(source, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", backends=None,
-                derive: bool = False, security: str = "malicious") -> dict:
-    """{(section, party): Estimate} of the artifact's counts at (n, m), priced with `source`."""
+                derive: bool = False, security: str = "malicious", byte_copying: bool = True) -> dict:
+    """{(section, party): Estimate} of the artifact's counts at (n, m), priced with `source`
+    (`byte_copying`: see ``steps``)."""
     return {sp: price(c, source, backends, label=TOTALS[sp], derive=derive)
-            for sp, c in totals(steps(n, m, curve, security)).items()}
+            for sp, c in totals(steps(n, m, curve, security, byte_copying)).items()}
 
 
 def reproduce(cal: Calibration | None = None) -> list:
     """The report's five totals against the calibrated model: (label, published s, line, model s)."""
     cal = cal or calibrate()
     pub, _ = published_sources()
-    model = party_times(cal.source)
+    model = party_times(cal.source, byte_copying=cal.byte_copying)
     return [(label, pub.seconds(BACKEND, total_key(*sp)), pub.entry(BACKEND, total_key(*sp))["line"],
              model[sp].total) for sp, label in TOTALS.items()]
 
@@ -350,7 +383,7 @@ def whatif(cal: Calibration, ns=(N_SEED,), ms=(M_SEED,), security: str = "malici
     rows = []
     for n in ns:
         for m in ms:
-            pt = party_times(cal.source, n, m, security=security)
+            pt = party_times(cal.source, n, m, security=security, byte_copying=cal.byte_copying)
             per = {s: pt[(s, "mixer")].total for s in ("mix", "dbsm", "dbrsm")}
             row = {"n": n, "m": m}
             for (section, party), est in pt.items():
@@ -367,11 +400,13 @@ NATIVE = defaults.SAME_LIBRARY["artifact"]
 
 
 def this_machine(source, n: int = N_SEED, m: int = M_SEED, backends=NATIVE) -> list:
-    """The artifact's counts priced with `source` on BN254 and BLS12-381: per (section, party),
-    seconds on each curve and their ratio (fixed-base operations without a measured table are
-    priced as variable-base ones, an upper bound, and say so)."""
-    bn = party_times(source, n, m, "bn254", backends, derive=True)
-    bls = party_times(source, n, m, "bls12_381", backends, derive=True)
+    """The artifact's cryptographic operations priced with `source` on BN254 and BLS12-381: per
+    (section, party), seconds on each curve and their ratio (fixed-base operations without a
+    measured table are priced as variable-base ones, an upper bound, and say so).  The Paillier
+    shuffle hash's quadratic byte copying is left out: it is the artifact's Python, not the
+    libraries', and a port would build the hash input in linear time."""
+    bn = party_times(source, n, m, "bn254", backends, derive=True, byte_copying=False)
+    bls = party_times(source, n, m, "bls12_381", backends, derive=True, byte_copying=False)
     return [{"section": sp[0], "party": sp[1], "label": TOTALS[sp], **named("bn254", bn[sp]),
              **named("bls12_381", bls[sp]), "ratio": bls[sp].total / bn[sp].total, "estimate": bn[sp]}
             for sp in TOTALS]
@@ -399,8 +434,8 @@ def curve_switch_on_artifact(cal: Calibration, here, backends=NATIVE) -> list:
                      method="each calibrated BN254 price x the BLS12-381 / BN254 price ratio of the same "
                             f"operation on {here.name} (costbook.schemes.mixnet.artifact.curve_switch_on_artifact)",
                      derived_from=[cal.source.name, here.name])
-    bn = party_times(cal.source, curve="bn254")
-    bls = party_times(both, curve="bls12_381")
+    bn = party_times(cal.source, curve="bn254", byte_copying=cal.byte_copying)
+    bls = party_times(both, curve="bls12_381", byte_copying=cal.byte_copying)
     return [{"label": TOTALS[sp], **named("bn254", bn[sp]), **named("bls12_381", bls[sp]),
              "ratio": bls[sp].total / bn[sp].total} for sp in TOTALS]
 
