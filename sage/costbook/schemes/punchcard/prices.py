@@ -5,13 +5,17 @@
   and a lookup, 0.25 µs) and the repository's ``data.txt`` three more for BLS12-381 (G1 and G2
   exponentiations, a pairing).  The laptop's other prices are scaled from a native library's
   ratio to its anchor, e.g. ``decode = 50 µs x libsodium(decode) / libsodium(mul)``: consistent
-  with the seed's machine on the anchors, and a prediction everywhere else.  With the implied
+  with the seed's machine on the anchors, and a prediction everywhere else.  Where the seed's
+  library does an operation differently from the native one (pairing-plus's decoding and hashing,
+  curve25519-dalek's scalar inversion), the price follows what the seed's library does (see "What
+  the seed's libraries do" below), still without reading the seed's step times.  With the implied
   factors of ``model.implied_factors`` the same set is the "implied" model.
 
 Bounds.  A native price keeps its quartiles.  A stated price has the seed's range where it states
 one ("usually between 50 and 55"), else none, and says so.  A scaled price scales the bounds of the
 native price it is scaled from by the same factor, with the anchor's stated range:
-low = stated_low(anchor) x native_q1(key) / native(anchor), high likewise with the highs; an
+low = stated_low(anchor) x native_q1(key) / native(anchor), high likewise with the highs; a
+price counted in pairing-plus's operations has the anchor's bounds times its ratio; an
 implied factor contributes its own bounds (``model.priced_set``: its spread over the leave-one-out
 refits).
 """
@@ -20,6 +24,7 @@ from __future__ import annotations
 from ... import defaults
 from ...cost import MissingPrice
 from ...derived import entry, price_set
+from ...groups import orders
 from ...measurements import MeasurementSet
 from .seed import CURVES, PRICE_FILE, REPOSITORY_PRICES_US, published_prices
 
@@ -130,17 +135,139 @@ def anchors(curve: str) -> dict:
     return out
 
 
+# ---------------------------------------------------------------------------
+# What the seed's libraries do where the native libraries do it differently
+#
+# A native ratio stands for the seed's operation only when both libraries do the same work.  Three
+# kinds of operation differ, read from the seed's pinned libraries (curve25519-dalek 2.0.0, pairing-plus
+# 0.18.0, as PunchCard's Cargo.lock pins them):
+#
+# * pairing-plus decodes a point by decompressing it (a square root) and then checking the
+#   subgroup by a full multiplication by the group order r (``in_subgroup``: ``mul(Fr::char())``);
+#   the native decoders use an endomorphism check costing a fraction of that.
+# * pairing-plus hashes to a curve by two simplified-SWU maps (each an exponentiation by an
+#   addition chain, ``osswu_map/chain.rs``) and clears the cofactor by an addition chain: on G1
+#   by h_eff = 1 - z (``chain_z``), on G2 by the 636-bit h2 * (3z^2 - 3) (``chain_h2_eff``,
+#   "we *do not* use the endomorphism"); the native hashes clear G2's cofactor with the
+#   endomorphism.
+# * pairing-plus multiplies (the stated 250 and 800 µs) by plain double-and-add, so each of these
+#   is priced as its own count of field multiplications over the multiplication's count, times
+#   the stated multiplication: a ratio of the library to itself, no native library needed.
+# * curve25519-dalek inverts a scalar by an addition chain of 250 Montgomery squarings and 34
+#   products mod l (``montgomery_invert``); libsodium multiplies mod l through a 512-bit product
+#   and a ref10 reduction, at 0.63 of an exponentiation.  dalek's chain is as long as the inverse
+#   square root a decoding spends its time in, and its operations do 40 and 50 word products where
+#   the field's do 15 and 25: priced as DALEK_INVERSION_WORDS / DALEK_INVSQRT_WORDS (2.9) native
+#   decodings.
+
+#: BLS12-381's base field prime p (also in groups.hash_to_curve, which needs Sage), and r, the
+#: group order the subgroup check multiplies by
+_P = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+_R = orders.BLS12_381
+
+#: field multiplications per F_p operation of each group: G1 works in F_p; G2 in F_p2, whose
+#: product is 3 F_p products (Karatsuba) and whose square is 2 (a squaring counted as a product)
+_FIELD = {"g1": {"M": 1, "S": 1}, "g2": {"M": 3, "S": 2}}
+
+#: pairing-plus 0.18 source counts (commit 1fefa36): doublings and additions of the cofactor
+#: chains (``bls12_381/cofactor.rs``), squarings and products of the SSWU exponentiation chains
+#: (``osswu_map/chain.rs``: chain_pm3div4 on F_p, chain_p2m9div16 on F_p2)
+_CHAIN_Z = {"dbl": 63, "add": 5}
+CLEAR_H = {"g1": {"dbl": _CHAIN_Z["dbl"], "add": _CHAIN_Z["add"] + 1},
+           "g2": {"dbl": 504 + 2 * _CHAIN_Z["dbl"], "add": 102 + 2 * _CHAIN_Z["add"]}}
+SSWU_CHAIN = {"g1": {"S": 377, "M": 80}, "g2": {"S": 754, "M": 140}}
+
+
+def _pow_cost(e: int) -> dict:
+    """ff's Field::pow: square-and-multiply from the leading one bit."""
+    return {"S": e.bit_length() - 1, "M": bin(e).count("1")}
+
+
+def _group_op(group: str, op: str) -> int:
+    """Field multiplications of one Jacobian operation (EFD formulas pairing-plus implements):
+    dbl-2009-l 2M+5S, add-2007-bl 11M+5S, madd-2007-bl (affine addend) 7M+4S."""
+    f = _FIELD[group]
+    m, s = {"dbl": (2, 5), "add": (11, 5), "madd": (7, 4)}[op]
+    return m * f["M"] + s * f["S"]
+
+
+def _field_ops(group: str, counts: dict) -> int:
+    f = _FIELD[group]
+    return counts.get("S", 0) * f["S"] + counts.get("M", 0) * f["M"]
+
+
+def pairing_plus_costs(group: str) -> dict:
+    """{operation: field multiplications} of pairing-plus 0.18 on G1 or G2 ("g1"/"g2")."""
+    dbl, add, madd = (_group_op(group, o) for o in ("dbl", "add", "madd"))
+    bits = _R.bit_length() - 1
+    # mul_assign on a random 255-bit scalar: a doubling per bit after the first, an addition per
+    # further set bit (half of them)
+    mul = bits * dbl + (bits // 2) * add
+    # the subgroup check: an affine point times r, by the same double-and-add (mixed additions)
+    subgroup = bits * dbl + (bin(_R).count("1") - 1) * madd
+    # decompression's square root: y = a^((p-3)/4)-based; on F_p2 (Algorithm 9 of ePrint
+    # 2012/685) a second exponentiation by (p-1)/2
+    sqrt = _field_ops(group, _pow_cost((_P - 3) // 4))
+    if group == "g2":
+        sqrt += _field_ops(group, _pow_cost((_P - 1) // 2))
+    # hash to curve: two SSWU maps, their sum, the cofactor chain (hash_to_field's SHA-256 and the
+    # isogeny's few dozen products are left out)
+    hash_ = 2 * _field_ops(group, SSWU_CHAIN[group]) + add + CLEAR_H[group]["dbl"] * dbl + CLEAR_H[group]["add"] * add
+    return {"mul": mul, "subgroup_check": subgroup, "sqrt": sqrt, "decode": subgroup + sqrt, "hash": hash_}
+
+
+#: the keys priced by what the seed's library does: key -> (group, operation of pairing_plus_costs)
+PAIRING_PLUS_KEYS = {"bls12_381/g1_decode": ("g1", "decode"), "bls12_381/g2_decode": ("g2", "decode"),
+                     "bls12_381/hash_to_g1": ("g1", "hash"), "bls12_381/hash_to_g2": ("g2", "hash")}
+
+#: 64x64-bit word products per operation (curve25519-dalek 2.0, u64 backend): a Montgomery
+#: squaring mod l is a 15-product square and a 25-product reduction, a Montgomery product 25 + 25;
+#: a squaring mod 2^255 - 19 is 15 products, a product 25 (its reduction multiplies by 19)
+_DALEK_WORDS = {"mont_square": 40, "mont_mul": 50, "field_square": 15, "field_mul": 25}
+#: Scalar::invert: montgomery_invert's addition chain (250 squarings, 34 products) and the two
+#: conversions to and from Montgomery form; a decoding's inverse square root (pow_p58): about
+#: 252 squarings and 11 products
+DALEK_INVERSION_WORDS = 250 * _DALEK_WORDS["mont_square"] + (34 + 2) * _DALEK_WORDS["mont_mul"]
+DALEK_INVSQRT_WORDS = 252 * _DALEK_WORDS["field_square"] + 11 * _DALEK_WORDS["field_mul"]
+
+#: keys priced as a multiple of another native key: key -> (multiple, native key)
+NATIVE_STAND_INS = {"ristretto255/scalar_inv": (DALEK_INVERSION_WORDS / DALEK_INVSQRT_WORDS, "ristretto255/decode")}
+
+
+def seed_library_of(curve: str) -> tuple:
+    """(the keys priced by pairing-plus's counts, {key: stand-in}) that apply to `curve`."""
+    return ({k for k in PAIRING_PLUS_KEYS if k.startswith(curve + "/")},
+            {k: v for k, v in NATIVE_STAND_INS.items() if k.startswith(curve + "/")})
+
+
+def seed_library_basis(key: str) -> str | None:
+    """Which library behaviour a key's seed-laptop price stands for, if not the native library's."""
+    if key in PAIRING_PLUS_KEYS:
+        group, op = PAIRING_PLUS_KEYS[key]
+        what = {"decode": "a square root, then a subgroup check multiplying by r",
+                "hash": "2 SSWU maps, then the cofactor addition chain"}[op]
+        return f"pairing-plus: {what}"
+    if key in NATIVE_STAND_INS:
+        n, native = NATIVE_STAND_INS[key]
+        return f"curve25519-dalek: a Montgomery addition chain, priced as {n:.2f} × {native}"
+    return None
+
+
 SEED_BACKEND = "seed-laptop"
 SEED_FILE = "000_f6c47c9ac3110709.txt"
 
 
 def seed_machine_prices(keys, curve: str, native: MeasurementSet, backends=None,
-                        factors: dict | None = None, factor_bounds: dict | None = None) -> MeasurementSet:
+                        factors: dict | None = None, factor_bounds: dict | None = None,
+                        seed_library: bool = True) -> MeasurementSet:
     """Prices for the seed's laptop: stated where stated, else scaled from a native library.
 
     price(key) = stated(anchor) x native(key) / native(anchor), with the anchor of
-    ``anchor_for`` and both native prices from the same backend; times factors[kind(key)]
-    when `factors` (the implied corrections of ``implied_factors``) are given.  Returns an
+    ``anchor_for`` and both native prices from the same backend; where the seed's library does
+    the operation differently (``seed_library``, the default), the operation it does instead:
+    pairing-plus's own operation counts (``PAIRING_PLUS_KEYS``) or a native stand-in
+    (``NATIVE_STAND_INS``); `seed_library=False` gives the plain native ratios, for comparison.
+    Times factors[kind(key)] when `factors` (the implied corrections of ``implied_factors``) are given.  Returns an
     in-memory MeasurementSet with one backend, ``seed-laptop``; every entry says how it was
     obtained.  Bounds as the module docstring says; `factor_bounds` ({kind: (low, high)}) are the
     implied factors' bounds (default: the factors themselves).
@@ -148,7 +275,9 @@ def seed_machine_prices(keys, curve: str, native: MeasurementSet, backends=None,
     stated, ranges = anchors(curve), stated_bounds(curve)
     keys = sorted(set(keys))
     scaled = [k for k in keys if k not in stated]
-    nat = native_prices(set(scaled) | {anchor_for(k) for k in scaled}, curve, native, backends)
+    library = seed_library_of(curve) if seed_library else (set(), {})
+    natives = {library[1].get(k, (1, k))[1] for k in scaled if k not in library[0]}
+    nat = native_prices(natives | {anchor_for(k) for k in natives}, curve, native, backends)
     results = {}
     for key in keys:
         if key in stated:
@@ -159,28 +288,45 @@ def seed_machine_prices(keys, curve: str, native: MeasurementSet, backends=None,
                 results[key] = entry(s, f"stated: {where}", no_spread=f"{where} states one number, no range")
             continue
         anchor = anchor_for(key)
-        t_key, b_key, e_key = _single(nat, key)
-        if not nat.has(b_key, anchor):
-            raise MissingPrice(f"{native.name}: {b_key} prices {key!r} but not its anchor {anchor!r}")
-        t_anchor = nat.seconds(b_key, anchor)
-        ratio = t_key / t_anchor
         f = (factors or {}).get(kind_of(key), 1.0)
         f_low, f_high = (factor_bounds or {}).get(kind_of(key), (f, f))
         a_low, a_high = ranges.get(anchor, (stated[anchor][0],) * 2)
-        k_low, k_high = nat.bounds(b_key, key)
+        if key in library[0]:
+            # the library's own operation count over its multiplication's: no native spread
+            group, op = PAIRING_PLUS_KEYS[key]
+            costs = pairing_plus_costs(group)
+            ratio = costs[op] / costs["mul"]
+            basis = f"{anchor} as stated x {costs[op]} / {costs['mul']} field products ({seed_library_basis(key)})"
+            if f != 1.0:
+                basis += f" x implied factor {f:.3g} for {kind_of(key)}"
+            results[key] = entry(stated[anchor][0] * ratio * f, basis,
+                                 low=a_low * ratio * f_low, high=a_high * ratio * f_high)
+            continue
+        multiple, stand_in = library[1].get(key, (1, key))
+        t_key, b_key, e_key = _single(nat, stand_in)
+        if not nat.has(b_key, anchor):
+            raise MissingPrice(f"{native.name}: {b_key} prices {stand_in!r} but not its anchor {anchor!r}")
+        t_anchor = nat.seconds(b_key, anchor)
+        ratio = multiple * t_key / t_anchor
+        k_low, k_high = (multiple * b for b in nat.bounds(b_key, stand_in))
         basis = f"{anchor} as stated x {b_key} ratio {ratio:.3g}"
+        if stand_in != key:
+            basis += f" ({seed_library_basis(key)})"
         if f != 1.0:
             basis += f" x implied factor {f:.3g} for {kind_of(key)}"
         if e_key.get("note", "").startswith("libsodium has no encode"):
             basis += " (libsodium encode priced as its decode)"
         results[key] = entry(stated[anchor][0] * ratio * f, basis,
                              low=a_low * k_low / t_anchor * f_low, high=a_high * k_high / t_anchor * f_high)
-    how = "stated prices, the rest scaled from " + native.name + (" with implied factors" if factors else "")
+    how = ("stated prices, the rest scaled from " + native.name + ("" if seed_library else " by native ratios only")
+           + (" with implied factors" if factors else ""))
     return price_set(f"the seed's laptop ({how})", {SEED_BACKEND: results},
                      derivation="implied" if factors else "scaled", seed=SEED_FILE,
                      title="the seed's laptop: its stated prices, every other key scaled from a measured machine",
                      machine=published_prices().provenance["machine"],
                      method="price(key) = stated(anchor) x native(key) / native(anchor)"
+                            + (", or the seed library's own operation count / its multiplication's"
+                               if seed_library else "")
                             + (" x the implied factor of its kind" if factors else "")
                             + " (costbook.schemes.punchcard.model.seed_machine_prices)",
                      derived_from=[f"published/{PRICE_FILE}", native.name])
