@@ -5,8 +5,10 @@ deterministic for a given measurement file, so nbval can compare them.
 """
 from __future__ import annotations
 
+import functools
 import html
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -64,9 +66,54 @@ def cell_text(value) -> str:
 
 
 def cite(key: str, locator: str = "") -> str:
-    """A citation marker for a table cell, resolved against references.bib when the book is rendered:
-    cite("seed-cs03", "line 12") -> "[@seed-cs03, line 12]"."""
+    """A citation marker for a table cell: cite("seed-cs03", "line 12") -> "[@seed-cs03, line 12]".
+    A Table shows it as a readable author-year citation in a <cite> element (and in its text form),
+    which the book's renderer turns into a linked citation formatted by pandoc."""
     return f"[@{key}, {locator}]" if locator else f"[@{key}]"
+
+
+CITATION_MARKER = re.compile(r"\[@([A-Za-z0-9_][\w:.-]*)(?:,\s*([^\]]*))?\]")
+_BIB_ENTRY = re.compile(r"@\w+\s*\{\s*([^,\s]+)\s*,(.*?)\n\}", re.S)
+_TEX_ACCENTS = {'\\"o': "ö", '\\"u': "ü", '\\"a': "ä", "\\'e": "é", "\\`e": "è"}
+
+
+@functools.lru_cache(maxsize=None)
+def _short_citations() -> dict:
+    """key -> "Author 2023" / "A and B 2023" / "A et al. 2023", read from the project's references.bib."""
+    from .measurements import project_root
+    try:
+        text = (project_root() / "references.bib").read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    out = {}
+    for key, body in _BIB_ENTRY.findall(text):
+        field = lambda name: (re.search(rf"\b{name}\s*=\s*\{{(.*)\}}\s*,?\s*$", body, re.M) or [None, ""])[1]
+        names = []
+        for person in filter(None, (p.strip() for p in field("author").split(" and "))):
+            for tex, char in _TEX_ACCENTS.items():
+                person = person.replace("{" + tex + "}", char).replace(tex, char)
+            last = person.split(",")[0] if "," in person else person
+            names.append(last.replace("{", "").replace("}", "").strip())
+        who = (names[0] if len(names) == 1 else f"{names[0]} and {names[1]}" if len(names) == 2
+               else f"{names[0]} et al." if names else field("title").replace("{", "").replace("}", ""))
+        out[key] = f"{who} {field('year') or 'n.d.'}".strip()
+    return out
+
+
+def citation_text(key: str, locator: str | None = None) -> str:
+    """A citation as a reader sees it without the renderer: "Takahashi and Zaverucha 2023, line 12"."""
+    who = _short_citations().get(key, key)
+    return f"{who}, {locator}" if locator else who
+
+
+def _citations_as_html(escaped: str) -> str:
+    return CITATION_MARKER.sub(
+        lambda m: (f'<cite class="citation" data-cite="{m[1]}" data-locator="{m[2] or ""}">'
+                   f'({citation_text(m[1], m[2])})</cite>'), escaped)
+
+
+def _citations_as_text(text: str) -> str:
+    return CITATION_MARKER.sub(lambda m: f"({citation_text(m[1], m[2])})", text)
 
 
 @dataclass
@@ -82,18 +129,20 @@ class Table:
         return self
 
     def to_text(self) -> str:
-        cols = list(zip(self.headers, *self.rows)) if self.rows else [(h,) for h in self.headers]
+        rows = [[_citations_as_text(c) for c in r] for r in self.rows]
+        cols = list(zip(self.headers, *rows)) if rows else [(h,) for h in self.headers]
         widths = [max(len(str(c)) for c in col) for col in cols]
         line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
         out = [self.caption] if self.caption else []
         out += [line(self.headers), line("-" * w for w in widths)]
-        out += [line(r) for r in self.rows]
+        out += [line(r) for r in rows]
         return "\n".join(out)
 
     def to_html(self) -> str:
         esc = html.escape
         head = "".join(f"<th>{esc(h)}</th>" for h in self.headers)
-        body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>" for r in self.rows)
+        body = "".join("<tr>" + "".join(f"<td>{_citations_as_html(esc(c))}</td>" for c in r) + "</tr>"
+                       for r in self.rows)
         cap = f"<caption>{esc(self.caption)}</caption>" if self.caption else ""
         return f'<table class="costbook-table">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 

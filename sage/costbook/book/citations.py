@@ -93,6 +93,7 @@ class Bibliography:
         `all_keys` (the book's references page); otherwise a page that cites gets its own
         "References" section at the end.
         """
+        body = table_citations_as_markers(body)
         citations = find_citations(body)
         self.check(citations, where)
         refs_page = _REFS_DIV.search(body) is not None
@@ -128,6 +129,15 @@ class Bibliography:
             body += ('\n<section class="references" id="references">\n'
                      '<h2 class="unnumbered">References</h2>\n' + refs_html + "\n</section>")
         return body, cited
+
+
+# A table cell's citation as costbook.report.Table writes it: readable without the renderer, and
+# turned back into its pandoc marker here so that it is formatted and linked like any other.
+_TABLE_CITE = re.compile(r'<cite class="citation" data-cite="([^"]+)" data-locator="([^"]*)">.*?</cite>', re.S)
+
+
+def table_citations_as_markers(body: str) -> str:
+    return _TABLE_CITE.sub(lambda m: f"[@{m[1]}, {html.unescape(m[2])}]" if m[2] else f"[@{m[1]}]", body)
 
 
 def _replace(text: str, by_source: dict, escape: bool = False) -> str:
