@@ -514,7 +514,7 @@ def test_ctrl_c_while_measuring_exits_130_and_keeps_the_file(tmp_path, monkeypat
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(measure, "run_benchmark", interrupted)
+    monkeypatch.setattr(measure, "run_benchmarks", interrupted)
     code = main(["measure", "--only", "sha256/64B", "--out", str(out), "--no-progress"])
     _, err = capsys.readouterr()
     assert code == 130
@@ -524,7 +524,7 @@ def test_ctrl_c_while_measuring_exits_130_and_keeps_the_file(tmp_path, monkeypat
 
 def test_ctrl_c_before_a_first_file_says_it_was_not_written(tmp_path, monkeypatch, capsys):
     import costbook.measure as measure
-    monkeypatch.setattr(measure, "run_benchmark", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    monkeypatch.setattr(measure, "run_benchmarks", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
     code = main(["measure", "--only", "sha256/64B", "--out", str(tmp_path / "new.json"), "--no-progress"])
     assert code == 130 and capsys.readouterr().err == f"costbook: interrupted; {tmp_path / 'new.json'} not written\n"
 
@@ -537,7 +537,7 @@ CHILD = textwrap.dedent("""
     import costbook.cli, costbook.measure, costbook.measurements
     when, sig, argv = sys.argv[1], getattr(signal, sys.argv[2]), sys.argv[3:]
     if when == "measuring":
-        costbook.measure.run_benchmark = lambda *a, **k: os.kill(os.getpid(), sig)
+        costbook.measure.run_benchmarks = lambda *a, **k: os.kill(os.getpid(), sig)
     else:
         real_dump = costbook.measurements.json.dump
         def dump(data, f, **kw):
@@ -597,7 +597,7 @@ def test_ctrl_c_from_the_terminal_while_measuring(tmp_path):
     def read_stderr():
         while chunk := proc.stderr.read1(4096):
             err.extend(chunk)
-            if b"bench" in err:                 # tqdm's first frame: the loop over benchmarks is running
+            if b"step" in err:                  # tqdm's first frame: measuring has begun
                 started.set()
     reader = threading.Thread(target=read_stderr)
     reader.start()

@@ -123,3 +123,40 @@ def test_measure_repeat_records_the_spread_and_passes_the_schema(tmp_path):
     m = measurements.load(out)
     entry = m.entry("python", "sha256/64B")
     assert entry["runs"] == 2 and entry["between_runs"] >= 0 and m.provenance["repeat"] == 2
+
+
+def test_benchmarks_run_in_interleaved_rounds_each_set_up_once():
+    """run_benchmarks sets each benchmark up once (untimed), times every one of them in each round,
+    and reports one Timing per benchmark in order, with progress once per set-up, warm-up and round."""
+    from costbook.harness import interleaved_steps, run_benchmarks
+
+    class Machine:
+        def __init__(self):
+            self.now, self.order = 0.0, []
+
+        def __call__(self):
+            return self.now
+
+    m = Machine()
+    setups = []
+
+    def bench(name, cost, per_call=1):
+        def prepare():
+            setups.append(name)
+            m.now += 1.0                       # set-up is slow and must not be timed
+
+            def op():
+                m.order.append(name)
+                m.now += cost
+            return op
+        return Benchmark(name, "toy", prepare, per_call=per_call)
+
+    prof = Profile("t", samples=3, min_batch_seconds=0.004, warmup_seconds=0.0)
+    said = []
+    a, b = run_benchmarks([bench("a", 1e-3), bench("b", 6e-3, per_call=3)], prof, clock=m, progress=said.append)
+    assert setups == ["a", "b"]
+    assert a.median == pytest.approx(1e-3) and b.median == pytest.approx(2e-3)
+    assert a.samples == b.samples == 3
+    timed = m.order[-(a.batch + b.batch) * 3:]            # the three rounds: a's batch, then b's, each round
+    assert timed == (["a"] * a.batch + ["b"] * b.batch) * 3
+    assert len(said) == interleaved_steps(2, prof) and said[-1] == "round 3 of 3"

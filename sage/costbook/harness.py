@@ -6,8 +6,13 @@ clock's resolution and call overhead to vanish.  The statistics are robust
 (median, quartiles, median absolute deviation), because timing noise on a shared
 machine is one-sided: interruptions only ever make a sample slower.
 
-The clock is a parameter so that the statistics can be tested on a synthetic
-clock (tests/test_harness.py) without timing anything real.
+The clock is the process's CPU time (``CLOCK``), not the wall clock: on a shared
+machine a process that is preempted does not count the time it waits for a core,
+so two runs back to back agree far better than wall-clock runs do, while on a quiet
+machine the two clocks give the same figure for the single-threaded work priced
+here (native thread pools are capped at one thread by ``costbook measure``).  The
+clock is a parameter so that the statistics can be tested on a synthetic clock
+(tests/test_harness.py) without timing anything real.
 """
 from __future__ import annotations
 
@@ -16,6 +21,9 @@ import statistics
 import time
 from dataclasses import asdict, dataclass
 from typing import Callable
+
+#: CPU seconds of this process (every thread of it), see the module docstring.
+CLOCK: Callable[[], float] = time.process_time
 
 
 @dataclass(frozen=True)
@@ -79,7 +87,7 @@ def summarize(per_op_times: list[float], batch: int) -> Timing:
 
 
 def calibrate_batch(op: Callable[[], object], min_batch_seconds: float,
-                    clock: Callable[[], float] = time.perf_counter, max_batch: int = 1 << 24) -> int:
+                    clock: Callable[[], float] = CLOCK, max_batch: int = 1 << 24) -> int:
     """Smallest power of two of calls that takes at least `min_batch_seconds`."""
     batch = 1
     while True:
@@ -99,7 +107,7 @@ def calibrate_batch(op: Callable[[], object], min_batch_seconds: float,
 
 def time_op(op: Callable[[], object], *, samples: int = 5, min_batch_seconds: float = 0.01,
             warmup_seconds: float = 0.02, per_call: int = 1,
-            clock: Callable[[], float] = time.perf_counter) -> Timing:
+            clock: Callable[[], float] = CLOCK) -> Timing:
     """Time `op` (which performs `per_call` operations) and return seconds per operation."""
     if samples < 1:
         raise ValueError(f"samples must be >= 1, got {samples}")
@@ -121,13 +129,15 @@ def time_op(op: Callable[[], object], *, samples: int = 5, min_batch_seconds: fl
 
 def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 0.01,
                      warmup_seconds: float = 0.02,
-                     clock: Callable[[], float] = time.perf_counter) -> dict:
+                     clock: Callable[[], float] = CLOCK, progress: Callable[[str, object], None] | None = None) -> dict:
     """Time several operations in rounds, one batch of each per round: {name: Timing}.
 
     `ops` maps a name to a callable, or to (callable, per_call).  When two things are to be
     compared (a prediction from primitive prices against a timed step), timing them in turn
     spreads a burst of machine noise over all of them instead of landing on one, so their
     ratio survives a noisy machine better than when each is timed in one stretch.
+    `progress(stage, what)`, if given, is called with ("warm-up", name) once per operation and with
+    ("round", number) once per round.
     """
     if samples < 1:
         raise ValueError(f"samples must be >= 1, got {samples}")
@@ -139,18 +149,49 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
         while clock() < t_end:
             op()
         prepared[name] = (op, per_call, calibrate_batch(op, min_batch_seconds, clock))
+        if progress:
+            progress("warm-up", name)
     per_op = {name: [] for name in prepared}
-    for _ in range(samples):
+    for round_ in range(samples):
         for name, (op, per_call, batch) in prepared.items():
             t0 = clock()
             for _ in range(batch):
                 op()
             per_op[name].append((clock() - t0) / (batch * per_call))
+        if progress:
+            progress("round", round_ + 1)
     return {name: summarize(per_op[name], prepared[name][2]) for name in prepared}
 
 
 def run_benchmark(bench: Benchmark, profile: Profile,
-                  clock: Callable[[], float] = time.perf_counter) -> Timing:
+                  clock: Callable[[], float] = CLOCK) -> Timing:
     op = bench.prepare()
     return time_op(op, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
                    warmup_seconds=profile.warmup_seconds, per_call=bench.per_call, clock=clock)
+
+
+def interleaved_steps(n_benchmarks: int, profile: Profile) -> int:
+    """How many times ``run_benchmarks`` calls `progress`: a setup and a warm-up per benchmark, a
+    call per round."""
+    return 2 * n_benchmarks + profile.samples
+
+
+def run_benchmarks(benches: list, profile: Profile, clock: Callable[[], float] = CLOCK,
+                   progress: Callable[[str], None] | None = None) -> list:
+    """Time several benchmarks in interleaved rounds (``time_interleaved``): one Timing per benchmark.
+
+    A profile's samples of one key are then spread over the whole run instead of one stretch of a
+    few milliseconds, so a burst of load, a frequency change or a cache-hungry neighbour lands on
+    one sample of many keys (which the median discards) rather than on every sample of one key.
+    `progress(what)`, if given, is called ``interleaved_steps(len(benches), profile)`` times."""
+    def say(stage, what):
+        if progress:
+            progress(f"round {what} of {profile.samples}" if stage == "round" else
+                     f"{stage} {benches[what].backend} {benches[what].key}")
+    ops = {}
+    for i, b in enumerate(benches):
+        ops[i] = (b.prepare(), b.per_call)
+        say("set up", i)
+    timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
+                             warmup_seconds=profile.warmup_seconds, clock=clock, progress=say)
+    return [timed[i] for i in range(len(benches))]
