@@ -154,6 +154,10 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
     per_op = {name: [] for name in prepared}
     for round_ in range(samples):
         for name, (op, per_call, batch) in prepared.items():
+            # one untimed call first: the operation before this one may have left the allocator and
+            # caches cold for it (after a Sage pairing the next call ran 15% slow), a cost of the
+            # interleaving, not of the operation
+            op()
             t0 = clock()
             for _ in range(batch):
                 op()

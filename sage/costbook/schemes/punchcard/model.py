@@ -438,7 +438,7 @@ def validate(curve: str = "ristretto255", punches: int = 10, db_size: int = 0,
 def format_validation(result: dict) -> str:
     from ...report import Table, fmt_time
     from ...validation import summary_line, yes_no
-    t = Table(["step", "predicted [interval]", "measured (fastest sample)", "quartiles", "error", "in interval"],
+    t = Table(["step", "predicted [interval]", "measured (median)", "quartiles", "error", "in interval"],
               caption=f"punch card on {result['curve']}, Sage code, predicted from counts x Sage prices "
                       f"measured in the same run")
     for c in result["steps"]:
