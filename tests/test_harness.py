@@ -157,7 +157,9 @@ def test_benchmarks_run_in_interleaved_rounds_each_set_up_once():
     assert setups == ["a", "b"]
     assert a.median == pytest.approx(1e-3) and b.median == pytest.approx(2e-3)
     assert a.samples == b.samples == 3
-    # the three rounds: an untimed call of a and a's batch, then b's, each round
-    timed = m.order[-(a.batch + b.batch + 2) * 3:]
-    assert timed == (["a"] * (a.batch + 1) + ["b"] * (b.batch + 1)) * 3
+    # the three rounds: an untimed call of a and a's batch of several calls, then b's batch of one
+    # (b fills a batch alone: no untimed call before it), each round
+    assert a.batch > 1 and b.batch == 1
+    timed = m.order[-(a.batch + 1 + b.batch) * 3:]
+    assert timed == (["a"] * (a.batch + 1) + ["b"] * b.batch) * 3
     assert len(said) == interleaved_steps(2, prof) and said[-1] == "round 3 of 3"

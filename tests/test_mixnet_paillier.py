@@ -146,7 +146,7 @@ def test_tallies_of_paillier_operations_match_the_count_functions(key3):
 # ---------------------------------------------------------------------------
 # The Mix protocol
 
-from costbook.schemes.mixnet import mix                               # noqa: E402
+from costbook.schemes.mixnet import dbsm, mix                         # noqa: E402
 from costbook.schemes.mixnet.curves import groups                     # noqa: E402
 
 
@@ -178,10 +178,13 @@ def test_honest_mix_outputs_the_permuted_inputs_and_every_check_passes(honest_ru
 
 
 def test_mix_tallies_match_the_stated_step_counts(honest_runs):
+    # the Mix states its exponentiations only: its group additions and Fiat–Shamir serialisations in
+    # G1 (dbsm.LIGHT_KEYS) are tallied but not stated
+    heavy = lambda c: {k: v for k, v in c.items() if not dbsm.is_light(k)}
     for (n, m), (_, st, _, c) in honest_runs.items():
-        assert c == mix.party_counts(n, m, st.pk)["total"]
+        assert heavy(c) == mix.party_counts(n, m, st.pk)["total"]
     _, st, _, c = run(2, 2, "bls", curve="bls12_381")                  # |q| = 255 there
-    assert c == mix.party_counts(2, 2, st.pk, "bls12_381")["total"]
+    assert heavy(c) == mix.party_counts(2, 2, st.pk, "bls12_381")["total"]
     # linear in n per mix-server; at the artifact's sizes the n-dependent part of one shuffle
     # proof matches the notes: 2n X2[80] + n X2[180] + n X1[80] + n X1[180] + n E1v[80] + n E1v[180]
     prover, verifier = (lambda a, b: ({k: b[0].get(k, 0) - a[0].get(k, 0) for k in b[0]},

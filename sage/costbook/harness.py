@@ -24,6 +24,9 @@ from typing import Callable
 
 #: CPU seconds of this process (every thread of it), see the module docstring.
 CLOCK: Callable[[], float] = time.process_time
+#: untimed calls of an operation before each of its timed batches of more than one call in
+#: ``time_interleaved`` (of every batch with rewarm_long=True)
+REWARM_CALLS = 1
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,8 @@ def time_op(op: Callable[[], object], *, samples: int = 5, min_batch_seconds: fl
 
 def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 0.01,
                      warmup_seconds: float = 0.02,
-                     clock: Callable[[], float] = CLOCK, progress: Callable[[str, object], None] | None = None) -> dict:
+                     clock: Callable[[], float] = CLOCK, progress: Callable[[str, object], None] | None = None,
+                     rewarm_long: bool = False) -> dict:
     """Time several operations in rounds, one batch of each per round: {name: Timing}.
 
     `ops` maps a name to a callable, or to (callable, per_call).  When two things are to be
@@ -154,10 +158,13 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
     per_op = {name: [] for name in prepared}
     for round_ in range(samples):
         for name, (op, per_call, batch) in prepared.items():
-            # one untimed call first: the operation before this one may have left the allocator and
-            # caches cold for it (after a Sage pairing the next call ran 15% slow), a cost of the
-            # interleaving, not of the operation
-            op()
+            # untimed calls first: the operation before this one may have left the caches cold for
+            # it (after a Sage pairing the next call ran 15% slow), a cost of the interleaving, not of
+            # the operation; an operation that fills a batch alone is long enough for that to vanish
+            # (a millisecond in a tenth of a second), unless `rewarm_long` says otherwise
+            if batch > 1 or rewarm_long:
+                for _ in range(REWARM_CALLS):
+                    op()
             t0 = clock()
             for _ in range(batch):
                 op()

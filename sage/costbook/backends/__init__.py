@@ -67,9 +67,15 @@ class SizedBenchmarks:
 SIZED = (
     SizedBenchmarks(r"modexp/", "costbook.backends.modexp"),
     SizedBenchmarks(r"modmul/", "costbook.backends.modexp", "modmul_benchmark"),
+    # the traceable mixnets' light and short operations on the pairing curves, Sage only (mcl's short
+    # scalars are fixed-size benchmarks; BLS12-381 additions stay with the vector commitments' module)
+    SizedBenchmarks(r"(bn254/g[12]_add$|(bls12_381|bn254)/(g[12t]_to_bytes$|(g1_mul|gt_exp)/[0-9]+$))",
+                    "costbook.backends.pairing_curves", same_as=(("sage", "sage"),)),
     SizedBenchmarks(r"[a-z0-9_]+/(g[12]_msm/|pairing_product/|g[12]_add$|g1_mul_fixed$)",
                     "costbook.backends.vectorcommit"),
     # hashlib is the same call from Sage code as from Python
     SizedBenchmarks(r"sha(256|512)/", "costbook.backends.hashing", same_as=(("sage", "python"), ("python", "python"))),
+    # the book's own Python code, registered by the scheme that owns it (Sage runs the same code)
+    SizedBenchmarks(r"python/", "costbook.backends.interpreter", same_as=(("sage", "python"), ("python", "python"))),
 )
 

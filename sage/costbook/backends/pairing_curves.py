@@ -7,6 +7,13 @@
     mcl        pymcl (herumi/mcl through pybind11); BLS12-381 only here, BN254 is in mcl_bn254
 
 Scalars are full-size (uniform modulo r, from a fixed seed); GT elements are pairing values.
+
+``benchmark(key, backend)`` also serves the operations the traceable mixnets tally besides these,
+in the sage backend, at any size: ``<curve>/g1_mul/<bits>`` and ``<curve>/gt_exp/<bits>`` (a short
+exponent with its top bit set), ``bn254/g1_add`` and ``bn254/g2_add`` (two generic points added with
+Sage's group law), ``<curve>/{g1,g2,gt}_to_bytes`` (``PairingCurve.to_bytes`` of a generic element,
+the serialisation the Fiat–Shamir hash uses).  Each call takes the next of a pool of 16 inputs, as
+the protocol code meets fresh points and scalars, not one over and over.
 """
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ import random
 
 from ..groups import orders
 from ..harness import Benchmark
+from ..keys import sizes
 
 R_BLS, R_BN = orders.BLS12_381, orders.BN254
 
@@ -28,8 +36,15 @@ def _sage(curve: str):
     k = _scalar(curve, int(C.r))
     P, Q = C.g1_mul(k), C.g2_mul(k + 1)        # generic points, not the generators
     e = C.pairing(P, Q)
-    return {"g1_mul": lambda: C.g1_mul(k, P), "g2_mul": lambda: C.g2_mul(k, Q),
-            "gt_exp": lambda: C.gt_exp(e, k), "pairing": lambda: C.pairing(P, Q)}
+    # a multiplication's time depends on its scalar's bits: each call takes the next of a pool of
+    # scalars and points (one scalar over and over was a few percent off a protocol's fresh ones)
+    rng = random.Random(f"pairing-benchmarks/{curve}/pool")
+    ks = [rng.randrange(1, int(C.r)) for _ in range(POOL)]
+    g1s, g2s = [(j, C.g1_mul(j, P)) for j in ks], [(j, C.g2_mul(j, Q)) for j in ks]
+    return {"g1_mul": _cycling(lambda j, R: C.g1_mul(j, R), g1s[1:] + g1s[:1]),
+            "g2_mul": _cycling(lambda j, R: C.g2_mul(j, R), g2s[1:] + g2s[:1]),
+            "gt_exp": _cycling(lambda j: C.gt_exp(e, j), [(j,) for j in ks]),
+            "pairing": lambda: C.pairing(P, Q)}    # a fixed-length Miller loop: no operand dependence
 
 
 def _py_ecc(curve: str):
@@ -70,6 +85,50 @@ SETUPS = {"sage": (_sage, ("bls12_381", "bn254"), ALL_OPS),
           "py_ecc": (_py_ecc, ("bls12_381", "bn254"), ALL_OPS),
           "arkworks": (_arkworks, ("bls12_381",), ("g1_mul", "g2_mul", "pairing")),
           "mcl": (_mcl, ("bls12_381",), ALL_OPS + tuple(f"g1_mul/{b}" for b in SHORT_SCALAR_BITS))}
+
+
+POOL = 16      # distinct inputs a sized benchmark cycles through
+
+
+def _cycling(op, inputs):
+    """A callable that applies op to the next of `inputs` at each call."""
+    state = {"i": 0}
+
+    def call():
+        i = state["i"] = (state["i"] + 1) % len(inputs)
+        return op(*inputs[i])
+    return call
+
+
+def _sage_sized(curve: str, op: str, bits: int | None):
+    from sage.all__sagemath_schemes import Integer
+    from ..groups.pairing_curves import CURVES
+    C = CURVES[curve]
+    rng = random.Random(f"pairing-benchmarks/{curve}/{op}/{bits}")
+    full = lambda: rng.randrange(1, int(C.r))
+    short = lambda: Integer(rng.getrandbits(bits) | 1 << (bits - 1))
+    g1 = lambda: C.G1 * full()
+    g2 = lambda: C.G2 * full()
+    gt = lambda: C.final_exponentiation(C.miller_loop(g1(), g2()))       # setup: untallied
+    make = {"g1_mul": lambda: ((short(), g1()), lambda k, P: k * P),
+            "gt_exp": lambda: ((short(), gt()), lambda k, f: f ** k),
+            "g1_add": lambda: ((g1(), g1()), lambda P, Q: P + Q),
+            "g2_add": lambda: ((g2(), g2()), lambda P, Q: P + Q),
+            "g1_to_bytes": lambda: ((g1(),), C.to_bytes),
+            "g2_to_bytes": lambda: ((g2(),), C.to_bytes),
+            "gt_to_bytes": lambda: ((gt(),), C.to_bytes)}[op]
+    made = [make() for _ in range(POOL)]
+    return _cycling(made[0][1], [args for args, _ in made])
+
+
+def benchmark(key: str, backend: str) -> Benchmark:
+    """The benchmark of a short exponentiation, an addition or a serialisation in Sage (see the
+    module's docstring)."""
+    curve, op = key.split("/")[:2]
+    bits = sizes(key).get("bits")
+    if backend != "sage":
+        raise LookupError(f"no benchmark of {key!r} in backend {backend!r} (these keys: sage only)")
+    return Benchmark(key, backend, lambda: _sage_sized(curve, op, bits))
 
 
 def _importable(backend: str) -> bool:

@@ -216,6 +216,21 @@ class PairingCurve:
         c = [int(x) for x in f.polynomial()]
         return c + [0] * (12 - len(c))
 
+    def to_bytes(self, x) -> bytes:
+        """An element of G1, G2 or GT as fixed-width bytes for a Fiat–Shamir hash: affine coordinates
+        (over F_{p^2}: c0 then c1 of each) or GT's 12 coefficients, 48 bytes each; b"O" for the point
+        at infinity.  Tallies ``<curve>/{g1,g2,gt}_to_bytes``."""
+        if x.parent() is self.Fp12:
+            tally(f"{self.name}/gt_to_bytes")
+            return b"".join(c.to_bytes(48, "big") for c in self.fp12_coefficients(x))
+        g2 = x.curve() is self.E2
+        tally(f"{self.name}/{'g2' if g2 else 'g1'}_to_bytes")
+        if x.is_zero():
+            return b"O"
+        if g2:
+            return b"".join(int(c).to_bytes(48, "big") for coord in x.xy() for c in coord.polynomial().padded_list(2))
+        return b"".join(int(c).to_bytes(48, "big") for c in x.xy())
+
     @cached_property
     def gt_generator(self):
         return self.pairing(self.G1, self.G2)

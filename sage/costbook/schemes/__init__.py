@@ -13,6 +13,7 @@ package ``costbook.schemes.<name>`` whose name is its registry name, holding
         def format_estimate(result: dict) -> str                                  # the text output
         def validate(**options) -> dict                 # time the Sage code against its counts
         def format_validation(result: dict) -> str
+        VALIDATION_BOUNDS = {"<step glob>": bound}    # beyond the default 5%, each with its reason
 
     fixtures/    optional: committed keys or data the chapter needs to run fast
 
@@ -35,7 +36,8 @@ REGISTRY: dict[str, str] = {
 }
 
 #: the functions and names every registered model module has (the CLI calls them)
-MODEL_API = ("OPTIONS", "PUBLISHED", "estimate", "format_estimate", "validate", "format_validation")
+MODEL_API = ("OPTIONS", "PUBLISHED", "estimate", "format_estimate", "validate", "format_validation",
+             "VALIDATION_BOUNDS")
 
 
 @dataclass(frozen=True)

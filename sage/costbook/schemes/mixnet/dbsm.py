@@ -23,7 +23,7 @@ learning which.
 | M3 | each $M_k$ | verify the m − 1 other shuffle proofs |
 | M4 | each $M_k$ | $b_{ik}$; $\tilde E_{ik} = \mathrm{ReEnc}(E_i^{b_{ik}};\rho)$; PoK$\{(\rho,b): \tilde E_0 = g_1^\rho E_0^b \wedge \tilde E_1 = pk^\rho E_1^b\}$ |
 | M5 | each $M_k$ | verify the m − 1 others' PoKs |
-| M6 | all | $\bar E_i = \prod_k \tilde E_{ik} = \mathrm{Enc}(\sigma_i^{b_i})$, $b_i = \sum_k b_{ik}$ |
+| M6 | each $M_k$ | $\bar E_i = \prod_k \tilde E_{ik} = \mathrm{Enc}(\sigma_i^{b_i})$, $b_i = \sum_k b_{ik}$ |
 | M7 | each $M_k$ | decryption share of $\bar E_i$ with its Chaum–Pedersen proof; verify the others'; $\tilde\sigma_i = \sigma_i^{b_i} = g_1^{b_i/(v_i+x)}$ |
 | M8 | each $M_k$ | DPK commit $C_1^{(k)} = e(\tilde\sigma_i, f_2^{-\rho_v})\,e(g_1,f_2)^{\rho_b}$, $C_2^{(k)} = g_1^{\rho_v}h_1^{\rho_r}$; $c_i = H(\dots, \prod_k C^{(k)})$; $z^{(k)} = \rho^{(k)} + c_i\,(v_i^{(k)}, r_i^{(k)}, b_{ik})$ |
 | Q2 | Q | $z = \sum_k z^{(k)}$; accept iff $c_i = H(\dots,\ e(\tilde\sigma_i, X^{-c_i} f_2^{-z_v})\,e(g_1,f_2)^{z_b},\ \gamma_i^{-c_i} g_1^{z_v} h_1^{z_r})$ |
@@ -34,16 +34,39 @@ The DPK is ``sigma``'s distributed protocol with the commitment computed as in t
 **Counts** (``step_counts``; the tests check that a run tallies exactly these).  $S_P = 7n + 5$ and
 $S_V = 9n + 11$ are the shuffle prover and verifier (``shuffle``).  Per mix-server:
 
-* M1: $4n$ g1_mul, 2 pairing, 1 gt_exp;  M2: $2n + S_P$ g1_mul;  M3: $(m-1) S_V$ g1_mul;
-* M4: $8n$ g1_mul;  M5: $6n(m-1)$;  M7: $3n + 4n(m-1)$;
+* M1: $3n$ g1_mul and $n$ g1_mul/80 (the batch weights), 2 pairing, 1 gt_exp by the weights' sum
+  (``bbsig.sum_bits``);  M2: $2n + S_P$ g1_mul;  M3: $(m-1) S_V$ g1_mul;
+* M4: $8n$ g1_mul;  M5: $6n(m-1)$;  M7 (with M6): $3n + 4n(m-1)$;
 * M8: $n$ pairing, $n$ g2_mul, $n$ gt_exp, $2n$ g1_mul.
 
 Querier: Q1: $n$ scalar_inv, $3n$ g1_mul, 1 g2_mul;  Q2: $n$ pairing, $2n$ g2_mul, $n$ gt_exp,
 $3n$ g1_mul.  All linear in n; the mix-server's grows linearly in m through M3, M5, M7.
+
+Besides these, every step adds points and serialises group elements for its Fiat–Shamir challenges
+(``LIGHT_KEYS``; 2–4% of a $\mathbb{G}_1$-only step in Sage, which the validation missed before they
+were counted).  M6 is timed and priced with M7 (alone it is a few additions per item, too short to
+time apart from the interpreter's work around them).  Additions: a ciphertext product
+or re-encryption 2, an ElGamal encryption 1, a product of $k$ elements $k - 1$; a shuffle proof
+$5n$ (prover) and $10n + 2$ (verifier); a blinding PoK 4 (prove and verify alike); a decryption-share
+proof none, its check 2, and $\tilde\sigma_i$ $m$.  Serialised $\mathbb{G}_1$ elements per
+challenge: a shuffle proof's $5n + 1$ (seed) $+\ 2n + 5$; a blinding PoK's 10, a share proof's 8, the
+DPK's 3 (with one $\mathbb{G}_2$ and one $\mathbb{G}_T$ element).  Each mix-server combines the
+blinded ciphertexts (M6), the decryption shares and the DPK commitments itself, and derives the
+DPK challenge itself, as the protocol has it; per step that gives (per mix-server, then querier):
+
+* M1: $3n - 2$ g1_add;  M2: $7n$ g1_add, $7n + 6$ g1_to_bytes;  M3: $(m-1)(10n + 2)$ and
+  $(m-1)(7n + 6)$;  M4: $4n$ and $10n$;  M5: $4n(m-1)$ and $10n(m-1)$;
+  M7 with M6: $2n(m-1)$ (the products) $+\ 2n(m-1) + nm$ g1_add and $8nm$ g1_to_bytes;
+  M8: $nm$ g1_add, $3n$ g1_to_bytes, $n$ g2_to_bytes, $n$ gt_to_bytes;
+* Q1: $n$ g1_add;  Q2: $2n$ g1_add, $n$ g2_add, $3n$ g1_to_bytes, $n$ g2_to_bytes, $n$ gt_to_bytes.
+
+Not counted (under 1% of every step, see ``curves``): $\mathbb{G}_T$ products, negations, the
+SHA-512 pass over each challenge's input and the framing of its integers, tags and lists.
 """
 from __future__ import annotations
 
 import operator
+import re
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
@@ -221,11 +244,11 @@ def query(G, mo: MixOutputs, rng=SYSTEM_RANDOM, cheat=None, clock=no_clock) -> D
     with clock("M5 verify others' PoKs"):
         blinding_ok = [all(sigma.verify(G, blinding_relation(G, pk, cur[i], E_bl[j][i]), pok_bl[j][i])
                            for k, j in others(m)) for i in range(n)]
-    # M6: homomorphic product (group operations only: unpriced, untimed)
-    E_bar = [E_bl[0][i] for i in range(n)]
-    for k in range(1, m):
-        E_bar = [elgamal.mult(G, Eb, Et) for Eb, Et in zip(E_bar, E_bl[k])]
+    # M6, timed and priced with M7: alone it is a few additions per item, too short to time apart from
+    # the interpreter's work around them
     with clock("M7 decryption shares + proofs, verify others"):
+        E_bar = [[_product(G, [E_bl[k][i] for k in range(m)]) for i in range(n)]
+                 for _ in range(m)][0]                  # each mix-server computes the same products
         D, pf_D = [[None] * n for _ in range(m)], [[None] * n for _ in range(m)]
         for k in range(m):
             for i in range(n):
@@ -234,7 +257,8 @@ def query(G, mo: MixOutputs, rng=SYSTEM_RANDOM, cheat=None, clock=no_clock) -> D
             D[0][0] = G.op(D[0][0], G.g1)
         decryption_ok = [all(elgamal.verify_share(G, E_bar[i], mo.pks[j], D[j][i], pf_D[j][i])
                              for k, j in others(m)) for i in range(n)]
-        sig_tilde = [elgamal.combine(G, E_bar[i], [D[k][i] for k in range(m)]) for i in range(n)]
+        sig_tilde = [[elgamal.combine(G, E_bar[i], [D[k][i] for k in range(m)]) for i in range(n)]
+                     for _ in range(m)][0]          # each mix-server combines the shares itself
     with clock("M8 DPK commit and response"):   # one DPK per item, witness shares (v_i^(k), r_i^(k), b_ik)
         dpk = [sigma.prove_distributed(G, BBRelation(X, mo.gammas[i], sig_tilde[i]),
                                        [(mo.v_shares[k][i], mo.r_shares[k][i], b[k][i]) for k in range(m)], rng)
@@ -256,6 +280,14 @@ def query(G, mo: MixOutputs, rng=SYSTEM_RANDOM, cheat=None, clock=no_clock) -> D
          "sig_tilde": sig_tilde, "dpk": dpk})
 
 
+def _product(G, ciphertexts):
+    """prod_k E_k, componentwise: 2 (len - 1) additions."""
+    out = ciphertexts[0]
+    for E in ciphertexts[1:]:
+        out = elgamal.mult(G, out, E)
+    return out
+
+
 def run_dbsm(n: int, m: int, curve: str = "bn254", rng=SYSTEM_RANDOM, cheat=None) -> DBSMResult:
     """Mix stand-in, then one DB-SM query; result.verdict[i] is the querier's verdict on input i."""
     check_sizes(n, m)
@@ -268,21 +300,35 @@ def run_dbsm(n: int, m: int, curve: str = "bn254", rng=SYSTEM_RANDOM, cheat=None
 # ---------------------------------------------------------------------------
 # Operation counts per party (stated, not measured: the tests compare them with a run)
 
+#: The light operations (group additions, Fiat–Shamir serialisations) among a run's keys.
+LIGHT_KEYS = re.compile(r"[a-z0-9_]+/(g[12]_add|g[12t]_to_bytes)$")
+
+
+def is_light(key: str) -> bool:
+    return LIGHT_KEYS.match(key) is not None
+
+
 def step_counts(n: int, m: int, curve: str = "bn254") -> dict:
-    """{step: Counts} for one mix-server (M*) and for the querier (Q*), one query over n items."""
+    """{step: Counts} for one mix-server (M*) and for the querier (Q*), one query over n items
+    (a price list without the light operations: ``model.price_sage_counts``)."""
     check_sizes(n, m)
     c = lambda **kw: Counts({f"{curve}/{k}": v for k, v in kw.items() if v})
     sp, sv = shuffle.exponentiations(n)
+    batch_weights = Counts({f"{curve}/g1_mul/{bbsig.KAPPA}": n, f"{curve}/gt_exp/{bbsig.sum_bits(n)}": 1})
     return {
-        "Q1 sign and encrypt": c(scalar_inv=n, g1_mul=3 * n, g2_mul=1),
-        "M1 check signatures": c(g1_mul=4 * n, pairing=2, gt_exp=1),
-        "M2 re-encrypt, reverse-permute, prove": c(g1_mul=2 * n + sp),
-        "M3 verify others' shuffles": c(g1_mul=(m - 1) * sv),
-        "M4 blind + PoK": c(g1_mul=8 * n),
-        "M5 verify others' PoKs": c(g1_mul=6 * n * (m - 1)),
-        "M7 decryption shares + proofs, verify others": c(g1_mul=3 * n + 4 * n * (m - 1)),
-        "M8 DPK commit and response": c(pairing=n, g2_mul=n, gt_exp=n, g1_mul=2 * n),
-        "Q2 verify DPKs": c(pairing=n, g2_mul=2 * n, gt_exp=n, g1_mul=3 * n),
+        "Q1 sign and encrypt": c(scalar_inv=n, g1_mul=3 * n, g2_mul=1, g1_add=n),
+        "M1 check signatures": c(g1_mul=3 * n, pairing=2, g1_add=3 * n - 2) + batch_weights,
+        "M2 re-encrypt, reverse-permute, prove": c(g1_mul=2 * n + sp, g1_add=7 * n, g1_to_bytes=7 * n + 6),
+        "M3 verify others' shuffles": c(g1_mul=(m - 1) * sv, g1_add=(m - 1) * (10 * n + 2),
+                                        g1_to_bytes=(m - 1) * (7 * n + 6)),
+        "M4 blind + PoK": c(g1_mul=8 * n, g1_add=4 * n, g1_to_bytes=10 * n),
+        "M5 verify others' PoKs": c(g1_mul=6 * n * (m - 1), g1_add=4 * n * (m - 1), g1_to_bytes=10 * n * (m - 1)),
+        "M7 decryption shares + proofs, verify others": c(g1_mul=3 * n + 4 * n * (m - 1),
+                                                          g1_add=4 * n * (m - 1) + n * m, g1_to_bytes=8 * n * m),
+        "M8 DPK commit and response": c(pairing=n, g2_mul=n, gt_exp=n, g1_mul=2 * n, g1_add=n * m,
+                                        g1_to_bytes=3 * n, g2_to_bytes=n, gt_to_bytes=n),
+        "Q2 verify DPKs": c(pairing=n, g2_mul=2 * n, gt_exp=n, g1_mul=3 * n, g1_add=2 * n, g2_add=n,
+                            g1_to_bytes=3 * n, g2_to_bytes=n, gt_to_bytes=n),
     }
 
 

@@ -4,7 +4,8 @@ Keys.  Mix-server k holds $sk_k \leftarrow \mathbb{Z}_q$ and publishes $pk_k = g
 joint key is $pk = \prod_k pk_k = g_1^{sk}$ with $sk = \sum_k sk_k$ (additive shares, all m needed).
 
 * $\mathrm{Enc}(M;\rho) = (g_1^\rho,\ M\,pk^\rho)$ — 2 exponentiations;
-* $\mathrm{ReEnc}(E;\rho') = E \cdot \mathrm{Enc}(1;\rho')$ — 2 exponentiations;
+* $\mathrm{ReEnc}(E;\rho') = E \cdot \mathrm{Enc}(1;\rho')$ — 2 exponentiations, 2 additions
+  ($\mathrm{Enc}(1;\rho') = (g_1^{\rho'}, pk^{\rho'})$ needs none);
 * homomorphic product $E \cdot E' = \mathrm{Enc}(M M'; \rho + \rho')$ and power
   $E^b = \mathrm{Enc}(M^b; b\rho)$ (2 exponentiations);
 * threshold decryption: share $D_k = E_0^{sk_k}$ with a Chaum–Pedersen proof
@@ -41,8 +42,8 @@ def encrypt(G, pk, M, rng=None, rho=None):
 
 def reencrypt(G, pk, E, rng):
     """(E · Enc(1; rho'), rho')."""
-    one, rho = encrypt(G, pk, G.one1, rng)
-    return mult(G, E, one), rho
+    rho = G.random_scalar(rng)
+    return mult(G, E, (G.exp1(G.g1, rho), G.exp1(pk, rho))), rho
 
 
 def mult(G, E, F):

@@ -159,7 +159,7 @@ class IntegerSigma:
         T = []
         for eq in self.eqs:                              # T' = prod base^z / lhs^c
             y = self._exp(eq.where, eq.lhs, proof.c, KAPPA_C)
-            inv = self.G.op(self.G.identity(y), -y) if eq.where == "g1" else \
+            inv = -y if eq.where == "g1" else \
                 pow(y, -1, self.pk.N2 if eq.where == "n2" else self.pk.N)
             T.append(self._mul(eq.where, self._evaluate(eq, proof.z), inv))
         return proof.c == self._challenge(T)

@@ -15,7 +15,7 @@ $c = H(\text{tag}, Y, B, T')$.
 **Distributed (DPK).**  When the witness is shared additively among m provers,
 $w_l = \sum_k w_l^{(k)}$, prover k commits $T_j^{(k)} = \prod_l B_{jl}^{\rho_l^{(k)}}$, the
 commitments multiply to $T_j = \prod_k T_j^{(k)}$ (the commitment for $\rho = \sum_k \rho^{(k)}$),
-everyone derives the same $c$, and prover k answers $z^{(k)} = \rho^{(k)} + c\, w^{(k)}$; the
+every prover derives the same $c$ itself, and prover k answers $z^{(k)} = \rho^{(k)} + c\, w^{(k)}$; the
 verifier adds the shares, $z = \sum_k z^{(k)}$, and runs the ordinary check.  This is the shape of
 the artifact's ``dpk_bbsig_*`` and ``dpk_bbsplussig_*`` (which use $z = \rho - c w$; the sign does
 not matter).  Costs: a prover commits with one exponentiation per present base; the verifier
@@ -55,7 +55,7 @@ class LinearRelation:
 
     def recommit(self, G, c: int, z) -> tuple:
         """T_j' = Y_j^{-c} prod_l B_jl^{z_l} (no exponentiation for Y_j = 1)."""
-        return tuple(T if Y == G.identity(Y) else G.op(G.exp(Y, -c), T)
+        return tuple(T if G.is_identity(Y) else G.op(G.exp(Y, -c), T)
                      for Y, T in zip(self.lhs, self.commit(G, z)))
 
     def challenge(self, G, T) -> int:
@@ -83,7 +83,9 @@ def prove_distributed(G, rel, witness_shares, rng) -> Proof:
     if any(len(w) != rel.arity for w in witness_shares):
         raise ValueError(f"{rel.tag}: each witness share must have {rel.arity} components")
     commits = [commit_share(G, rel, rng) for _ in witness_shares]
-    c = rel.challenge(G, combine_commitments(G, [T for _, T in commits]))
+    # each prover combines the published commitments and derives the challenge itself
+    challenges = {rel.challenge(G, combine_commitments(G, [T for _, T in commits])) for _ in witness_shares}
+    (c,) = challenges
     return Proof(c, tuple(respond(G, rhos, w, c) for (rhos, _), w in zip(commits, witness_shares)))
 
 

@@ -14,13 +14,20 @@ changed leaf and returns the new path nodes (the *helper*); a proof for position
 changes in one entry only, at height h = floor(log2(p XOR c)): recomputed with 1 + h hashes from
 c's proof, or copied from the helper with none.
 
-Every SHA-256 call is tallied as ``sha256/<input bytes>B``.
+Every SHA-256 call is tallied as ``sha256/<input bytes>B``.  The Python around the hashes (inputs
+assembled by concatenation, argument checks, slicing, loops) costs about as much again; it is tallied
+as ``python/merkle/<unit>`` (``costbook.keys``): each operation once, as its call on the smallest tree
+(n = 2) costs, and each leaf, inner node or path level beyond that call.  Those are prices of this
+Python code, not of the scheme: veccom-rust pays the hashes only.  ``INTERPRETER_UNITS`` registers
+the benchmarks, which run these very functions with a helper that does no hashing (``sha256=``).
 """
 from __future__ import annotations
 
-import hashlib
+import random
+from hashlib import sha256 as _hashlib_sha256     # one name to load, as the sha256/* benchmarks call it
 
-from ...counting import tally
+from ...backends.interpreter import register
+from ...counting import is_counting, tally
 
 EMPTY = bytes(32)
 
@@ -40,34 +47,65 @@ def _check_length(data: bytes, depth: int, what: str) -> bytes:
 
 
 def _sha256(data: bytes) -> bytes:
-    tally(f"sha256/{len(data)}B")
-    return hashlib.sha256(data).digest()
+    if is_counting():                   # the key is formatted only when someone counts
+        tally(f"sha256/{len(data)}B")
+    return _hashlib_sha256(data).digest()
+
+
+def _tally_python(unit: str, n: int = 1) -> None:
+    if n and is_counting():
+        tally(f"python/merkle/{unit}", n)
+
+
+def _leaf(n_le: bytes, v: bytes, sha256=_sha256) -> bytes:
+    return sha256(b"\x00" + n_le + bytes(v))
+
+
+def _node(n_le: bytes, left: bytes, right: bytes, sha256=_sha256) -> bytes:
+    return sha256(b"\x01" + n_le + left + right)
+
+
+def _climb(n_le: bytes, i: int, cur: bytes, proof: bytes, levels: int, sha256=_sha256):
+    """Climb `levels` levels of leaf i's path from `cur` (the leaf's hash), each sibling read from
+    `proof`: (the node reached, the nodes passed at heights 0..levels-1)."""
+    path = []
+    for h in range(levels):
+        path.append(cur)
+        sib = proof[32 * h: 32 * h + 32]
+        cur = sha256(b"\x01" + n_le + (cur + sib if not (i >> h) & 1 else sib + cur))
+    return cur, path
+
+
+def _hash_leaves(nodes: list, base: int, n_le: bytes, values, sha256=_sha256) -> None:
+    for i, v in enumerate(values):
+        nodes[base + i] = _leaf(n_le, v, sha256)
+
+
+def _hash_level(nodes: list, base: int, occupied: int, n_le: bytes, sha256=_sha256) -> None:
+    """The first `occupied` nodes of the level starting at slot `base`, from their children."""
+    for a in range(base, base + occupied):
+        nodes[a] = _node(n_le, nodes[2 * a], nodes[2 * a + 1], sha256)
 
 
 class Tree:
-    def __init__(self, values):
+    def __init__(self, values, sha256=_sha256):
         n = len(values)
         if n < 2:
             raise ValueError(f"a Merkle vector commitment needs n >= 2 values, got {n}")
         self.n = n
         self.depth = (n - 1).bit_length()                  # ceil(log2 n)
-        self.n_le = n.to_bytes(8, "little")
-        self.nodes = [EMPTY] * (2 << self.depth)
-        for i, v in enumerate(values):
-            self.nodes[(1 << self.depth) + i] = self.leaf(v)
-        occupied = n
+        self.n_le = n_le = n.to_bytes(8, "little")
+        self.nodes = nodes = [EMPTY] * (2 << self.depth)
+        _hash_leaves(nodes, 1 << self.depth, n_le, values, sha256)
+        occupied, inner = n, 0
         for level in range(self.depth - 1, -1, -1):         # hash only nodes with a real leaf below
             occupied = (occupied + 1) // 2
-            base = 1 << level
-            for i in range(occupied):
-                a = base + i
-                self.nodes[a] = self.node(self.nodes[2 * a], self.nodes[2 * a + 1])
-
-    def leaf(self, v: bytes) -> bytes:
-        return _sha256(b"\x00" + self.n_le + bytes(v))
-
-    def node(self, left: bytes, right: bytes) -> bytes:
-        return _sha256(b"\x01" + self.n_le + left + right)
+            _hash_level(nodes, 1 << level, occupied, n_le, sha256)
+            inner += occupied
+        # the call at n = 2 hashes 2 leaves and 1 inner node
+        _tally_python("commit")
+        _tally_python("leaf", n - 2)
+        _tally_python("node", inner - 1)
 
     @property
     def root(self) -> bytes:
@@ -85,24 +123,18 @@ class Tree:
     def update(self, i: int, v: bytes) -> None:
         """Rehash leaf i and its D ancestors in the stored tree."""
         a = (1 << self.depth) + _check_index(self.n, i)
-        self.nodes[a] = self.leaf(v)
+        self.nodes[a] = _leaf(self.n_le, v)
         while a > 1:
             a //= 2
-            self.nodes[a] = self.node(self.nodes[2 * a], self.nodes[2 * a + 1])
+            self.nodes[a] = _node(self.n_le, self.nodes[2 * a], self.nodes[2 * a + 1])
 
 
-def _path(tree_params, i: int, proof: bytes, v: bytes):
+def _path(tree_params, i: int, proof: bytes, v: bytes, sha256=_sha256):
     """Recompute the path from leaf i with value v: (root, path nodes at heights 0..D-1)."""
     n, depth = tree_params
     n_le = n.to_bytes(8, "little")
     _check_length(proof, depth, "a proof")
-    cur = _sha256(b"\x00" + n_le + bytes(v))
-    path = []
-    for h in range(depth):
-        path.append(cur)
-        sib = proof[32 * h: 32 * h + 32]
-        cur = _sha256(b"\x01" + n_le + (cur + sib if not (i >> h) & 1 else sib + cur))
-    return cur, path
+    return _climb(n_le, i, _leaf(n_le, v, sha256), proof, depth, sha256)
 
 
 def params(n: int):
@@ -112,18 +144,30 @@ def params(n: int):
 
 
 def verify(n: int, root: bytes, i: int, v: bytes, proof: bytes) -> bool:
+    return _verify(n, root, i, v, proof, _sha256)
+
+
+def _verify(n: int, root: bytes, i: int, v: bytes, proof: bytes, sha256) -> bool:
+    # verify's signature is exactly the verifier's inputs (tests/test_tamper_veccom.py tampers each),
+    # so the hashing helper a benchmark swaps goes in here
     _check_index(n, i)
-    return _path(params(n), i, proof, v)[0] == root
+    tree_params = params(n)
+    _tally_python("verify")
+    _tally_python("level", tree_params[1] - 1)          # the call at n = 2 climbs one level
+    return _path(tree_params, i, proof, v, sha256)[0] == root
 
 
-def commit_update(n: int, i: int, proof_i: bytes, new: bytes):
+def commit_update(n: int, i: int, proof_i: bytes, new: bytes, sha256=_sha256):
     """(new root, helper): the changed leaf's new path; the siblings on it do not change."""
-    root, path = _path(params(n), _check_index(n, i), proof_i, new)
+    tree_params = params(n)
+    _tally_python("commit_update")
+    _tally_python("level", tree_params[1] - 1)
+    root, path = _path(tree_params, _check_index(n, i), proof_i, new, sha256)
     return root, b"".join(path)
 
 
 def proof_update(n: int, proof_p: bytes, p: int, c: int, proof_c: bytes, new_c: bytes,
-                 helper: bytes | None = None) -> bytes:
+                 helper: bytes | None = None, sha256=_sha256) -> bytes:
     """Update the proof of p after position c changed to new_c (p != c): one entry changes."""
     depth = params(n)[1]
     p, c = _check_index(n, p, "position p"), _check_index(n, c, "changed position c")
@@ -135,14 +179,66 @@ def proof_update(n: int, proof_p: bytes, p: int, c: int, proof_c: bytes, new_c: 
         entry = _check_length(helper, depth, "the helper")[32 * h: 32 * h + 32]   # a copy, no hashing
     else:
         _check_length(proof_c, depth, "the changed position's proof")
+        _tally_python("proof_update")
+        _tally_python("level", h)                       # at n = 2, h = 0: the call climbs no level
         n_le = n.to_bytes(8, "little")
-        entry = _sha256(b"\x00" + n_le + bytes(new_c))
-        for k in range(h):
-            sib = proof_c[32 * k: 32 * k + 32]
-            entry = _sha256(b"\x01" + n_le + (entry + sib if not (c >> k) & 1 else sib + entry))
+        entry = _climb(n_le, c, _leaf(n_le, new_c, sha256), proof_c, h, sha256)[0]
     return proof_p[:32 * h] + entry + proof_p[32 * h + 32:]
 
 
 def proof_bytes(n: int) -> int:
     """32 ceil(log2 n)."""
     return 32 * params(n)[1]
+
+
+# ---------------------------------------------------------------------------
+# The interpreter's units: each benchmark runs the functions above with `_no_hash` for SHA-256,
+# on fresh random inputs, so that it times the Python around the hashes and nothing of hashlib.
+
+def _no_hash(data: bytes) -> bytes:
+    """``_sha256`` without its hashlib call (priced by the sha256 keys): the check it makes, no hashing."""
+    is_counting()
+    return EMPTY
+
+
+def _smallest_call(op: str):
+    """The operation on a fresh vector of n = 2 (one level; a proof update meets at height 0)."""
+    vals, new = [random.randbytes(32) for _ in range(2)], random.randbytes(32)
+    if op == "commit":
+        return lambda: Tree(vals, _no_hash)
+    tree = Tree(vals)
+    root, p0, p1 = tree.root, tree.prove(0), tree.prove(1)
+    return {"verify": lambda: _verify(2, root, 0, vals[0], p0, _no_hash),    # the lambda stands for verify
+            "commit_update": lambda: commit_update(2, 1, p1, new, _no_hash),
+            "proof_update": lambda: proof_update(2, p0, 0, 1, p1, new, None, _no_hash)}[op]
+
+
+#: levels climbed per call of the level benchmark: its loop runs them as the code does, and the
+#: loop's own entry is spread thin
+LEVELS_PER_CALL = 64
+#: leaves hashed per call of the leaf benchmark, at slots 256..511 (an inner node: half as many, one
+#: level up): index arithmetic past 256 makes new int objects, as in any tree of 256 leaves or more
+NODES_PER_CALL = 256
+
+
+def _more(unit: str):
+    """Leaves, inner nodes or path levels, hashed by the loops Tree and _path run."""
+    n_le, cur = (2 * NODES_PER_CALL).to_bytes(8, "little"), random.randbytes(32)
+    if unit == "level":
+        k = LEVELS_PER_CALL
+        proof, i = random.randbytes(32 * k), random.randrange(1 << 30)     # a one-digit int, as any index
+        return lambda: _climb(n_le, i, cur, proof, k, _no_hash)
+    k = NODES_PER_CALL
+    nodes = [random.randbytes(32) for _ in range(2 * k)]        # leaves at slots k..2k-1, their parents below
+    if unit == "leaf":
+        values = [random.randbytes(32) for _ in range(k)]
+        return lambda: _hash_leaves(nodes, k, n_le, values, _no_hash)
+    return lambda: _hash_level(nodes, k // 2, k // 2, n_le, _no_hash)
+
+
+INTERPRETER_UNITS = ("commit", "verify", "commit_update", "proof_update", "leaf", "node", "level")
+for _unit in INTERPRETER_UNITS[:4]:
+    register(f"python/merkle/{_unit}", lambda op=_unit: _smallest_call(op))
+for _unit in INTERPRETER_UNITS[4:]:
+    register(f"python/merkle/{_unit}", lambda unit=_unit: _more(unit),
+             per_call={"level": LEVELS_PER_CALL, "leaf": NODES_PER_CALL, "node": NODES_PER_CALL // 2}[_unit])

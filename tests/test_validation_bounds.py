@@ -1,0 +1,78 @@
+"""Validation is tested: each scheme's Sage code, timed step by step against its counts priced with
+primitives timed in the same rounds, stays within the bound its model states (``VALIDATION_BOUNDS``;
+``validation.DEFAULT_BOUND`` = 5% where the implementation's primitives dominate).
+
+The runs are small (one parameter set or size per scheme) so that `make test` stays within its time
+budget.  Timing noise on a shared machine is one-sided and falls on primitives and steps alike (they
+are timed in interleaved rounds, on the process's CPU clock), so one out-of-bound run is re-run once:
+a step fails only when both runs put it beyond its bound, which a missing cost term does every time.
+A test below shows that the check does catch a step whose counts leave work out.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from costbook.schemes import REGISTRY
+from costbook.validation import DEFAULT_BOUND, bound_of, runs_result, validate_steps
+
+pytestmark = pytest.mark.validation
+
+CASES = [
+    ("cs03", {"params": "aggressive"}),
+    ("punchcard", {"curve": "ristretto255", "punches": 2}),
+    ("punchcard", {"curve": "bls12_381", "punches": 2}),
+    ("veccom", {"n": 16}),
+    ("mixnet", {"n": 2, "m": 2}),
+]
+
+
+def _model(scheme):
+    import importlib
+    return importlib.import_module(REGISTRY[scheme])
+
+
+def _beyond(result) -> list:
+    return [(tuple(sorted((k, v) for k, v in b.items() if k not in ("error", "bound"))), b["error"], b["bound"])
+            for b in result["beyond_bound"]]
+
+
+@pytest.mark.parametrize("scheme,options", CASES, ids=[f"{s}-{'-'.join(map(str, o.values())) or 'default'}"
+                                                       for s, o in CASES])
+def test_every_step_stays_within_its_bound(scheme, options):
+    model = _model(scheme)
+    first = model.validate(**options)
+    assert first["checked"] > 0
+    beyond = _beyond(first)
+    if not beyond:
+        return
+    again = {where: (err, bound) for where, err, bound in _beyond(model.validate(**options))}
+    twice = [(where, err, again[where][0], bound) for where, err, bound in beyond if where in again]
+    assert not twice, "beyond the bound in two runs: " + "; ".join(
+        f"{dict(where)}: {e1:+.1%} then {e2:+.1%} (bound {b:.0%})" for where, e1, e2, b in twice)
+
+
+def test_every_scheme_states_its_bounds_and_each_is_a_fraction():
+    for scheme in REGISTRY:
+        bounds = _model(scheme).VALIDATION_BOUNDS
+        assert all(0 < b < 1 for b in bounds.values()), scheme
+    assert bound_of("anything") == DEFAULT_BOUND == 0.05
+    assert bound_of("merkle/commit", {"merkle/*": 0.10, "*": 0.05}) == 0.10
+    assert bound_of("pointproofs/commit", {"merkle/*": 0.10, "*": 0.05}) == 0.05
+
+
+def test_a_step_whose_counts_leave_work_out_is_caught():
+    """The check can fail: a step that hashes twice, counted as one hash, runs ~+100% over its
+    prediction and leaves its bound; counted right, the same step stays within it."""
+    data = bytes(64)
+
+    def step():
+        hashlib.sha256(data).digest()
+        hashlib.sha256(data).digest()
+    wrong = runs_result([{"checks": [c.to_dict() for c in
+                                     validate_steps({"two hashes": step}, {"two hashes": {"sha256/64B": 1}}, "python")]}])
+    right = runs_result([{"checks": [c.to_dict() for c in
+                                     validate_steps({"two hashes": step}, {"two hashes": {"sha256/64B": 2}}, "python")]}])
+    assert [b["step"] for b in wrong["beyond_bound"]] == ["two hashes"] and wrong["worst_error"] > 0.5
+    assert right["beyond_bound"] == [] or right["worst_error"] < wrong["worst_error"] / 3
