@@ -143,14 +143,18 @@ def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[st
     if missing:
         raise ValueError(f"steps and counts must name the same steps; mismatch: {sorted(missing)}")
     keys = sorted({k for c in counts.values() for k in c})
-    benches = {k: find_benchmark(k, backend) for k in keys}
-    ops = {("key", k): (b.prepare(), b.per_call) for k, b in benches.items()}
+    ops = _primitive_ops(keys, backend)
     ops.update({("step", name): op for name, op in steps.items()})
     timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
                              warmup_seconds=profile.warmup_seconds)
     prices = measured_now(backend, {k: timed[("key", k)].to_entry() for k in keys}, profile, "validate_steps")
     return [StepCheck.of(name, price(counts[name], prices, backend), timed[("step", name)])
             for name in steps]
+
+
+def _primitive_ops(keys, backend: str) -> dict:
+    """{("key", k): (prepared benchmark, per_call)} of each key in `backend`, for time_interleaved."""
+    return {("key", k): (b.prepare(), b.per_call) for k, b in ((k, find_benchmark(k, backend)) for k in keys)}
 
 
 class StepClock:
@@ -183,7 +187,7 @@ def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Co
     ``clock``; the runs are interleaved with the primitives' batches, and each step's median over the
     rounds is compared with its counts priced at the primitives' medians."""
     keys = sorted({k for c in counts.values() for k in c})
-    ops = {("key", k): (b.prepare(), b.per_call) for k, b in ((k, find_benchmark(k, backend)) for k in keys)}
+    ops = _primitive_ops(keys, backend)
     clock = StepClock()
 
     def once():
@@ -266,6 +270,6 @@ def summary_line(result: dict) -> str:
     beyond = result.get("beyond_bound", [])
     return (f"worst |error|: {result['worst_error']:.1%}; in interval: {result['in_interval']} of "
             f"{result['checked']} steps; "
-            + (f"beyond their bound: " + ", ".join(f"{b['step']} {b['error']:+.1%} (bound {b['bound']:.0%})"
+            + ("beyond their bound: " + ", ".join(f"{b['step']} {b['error']:+.1%} (bound {b['bound']:.0%})"
                                                    for b in beyond) if beyond else
                "every step within its bound"))

@@ -44,7 +44,6 @@ drops towards 0 when that line is left out: its interval then says how little th
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ... import defaults

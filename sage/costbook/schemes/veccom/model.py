@@ -18,7 +18,6 @@ from ...counting import counting
 from ... import defaults, measurements
 from ...derived import entry, price_set, ratio_source
 from ...intervals import fmt_of, interval, spreadless
-from ...report import fmt_time
 from .. import options
 from . import merkle, pointproofs as PP
 from .seed import (PUBLISHED, SEED_CLAIMS, SEED_FILE, SEED_MAC_G1_ADD_S, SEED_SIZE_LINES,  # noqa: F401
