@@ -5,7 +5,8 @@
 #   make test   set up .venv, run the library tests and strict nbval on the committed chapters
 #
 # Other targets: setup, measure, chapters, render, reference (re-execute the committed
-# chapters against the committed reference file), measure-reference (full profile), clean,
+# chapters against the committed reference file), measure-reference (full profile),
+# measure-dalek (re-time curve25519-dalek 2.0.0, the punch-card seed's library; needs cargo), clean,
 #   make lab                                  JupyterLab on the chapters (sagemath kernel)
 #   make chapter CHAPTER=04 SET='PARAMS=["aggressive"]'
 #                                             re-run one chapter with a parameter overridden
@@ -18,7 +19,7 @@ PY     := $(VENV)/bin/python
 PROFILE ?= quick
 MEASURED := build/measurements/this-machine.json
 
-.PHONY: book setup measure chapters render test reference measure-reference screenshots clean lab chapter
+.PHONY: book setup measure chapters render test reference measure-reference measure-dalek screenshots clean lab chapter
 
 book: render
 	@echo "Book: file://$(CURDIR)/build/book/index.html"
@@ -69,6 +70,11 @@ reference: setup
 measure-reference: setup
 	$(VENV)/bin/costbook measure --profile full --out build/measurements/reference-candidate.json
 	@echo "Inspect it, then move it into measurements/reference/ (one file) and run 'make reference'."
+
+# The punch-card seed laptop's prices are scaled by curve25519-dalek 2.0.0's own ratios: rebuild
+# bench/curve25519-dalek (its Cargo.lock) and rewrite the committed file (atomically).
+measure-dalek: setup
+	$(VENV)/bin/costbook measure-dalek --profile full
 
 # Look at what a reader sees: one PNG per rendered page (needs Debian's chromium).
 screenshots:

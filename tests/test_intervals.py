@@ -111,7 +111,8 @@ def _measured(results):
 def test_a_scaled_price_has_the_scaled_bounds():
     from costbook.schemes.punchcard import prices
     native = _measured({"ristretto255/mul": (38, 40, 45), "ristretto255/decode": (7, 8, 10)})
-    laptop = prices.seed_machine_prices({"ristretto255/mul", "ristretto255/decode"}, "ristretto255", native, ["libsodium"])
+    laptop = prices.seed_machine_prices({"ristretto255/mul", "ristretto255/decode"}, "ristretto255", native, ["libsodium"],
+                                        seed_library=False)
     # decode = stated mul (50 us, stated range 50-55) x libsodium decode / libsodium mul (40 us)
     assert laptop.seconds(prices.SEED_BACKEND, "ristretto255/decode") == pytest.approx(50e-6 * 8 / 40)
     assert laptop.bounds(prices.SEED_BACKEND, "ristretto255/decode") == pytest.approx(
@@ -119,6 +120,22 @@ def test_a_scaled_price_has_the_scaled_bounds():
     # the derived set still passes the schema (low <= median <= high) when written out and read back
     again = measurements.validate(laptop.to_json())
     assert again.bounds(prices.SEED_BACKEND, "ristretto255/mul") == pytest.approx((50e-6, 55e-6))
+
+
+def test_the_seed_library_measured_prices_its_keys_with_its_own_ratios(monkeypatch):
+    """By default a ristretto255 key on the seed's laptop is scaled by curve25519-dalek's own ratio
+    (the committed file of bench/curve25519-dalek), whatever the native file says."""
+    from costbook.schemes.punchcard import prices
+    native = _measured({"ristretto255/mul": (38, 40, 45), "ristretto255/decode": (7, 8, 10)})
+    dalek = measurements.validate({**native.to_json(), "name": "synthetic dalek", "results": {"curve25519-dalek": {
+        k: {"median": m, "q1": q1, "q3": q3, "mad": 0.1, "samples": 5, "batch": 1, "unit": "us"}
+        for k, (q1, m, q3) in {"ristretto255/mul": (30, 32, 33), "ristretto255/decode": (3.8, 4, 4.4)}.items()}}})
+    monkeypatch.setitem(prices.SEED_LIBRARY_MEASURED, "ristretto255", lambda: ("curve25519-dalek", dalek))
+    laptop = prices.seed_machine_prices({"ristretto255/mul", "ristretto255/decode"}, "ristretto255", native, ["libsodium"])
+    assert laptop.seconds(prices.SEED_BACKEND, "ristretto255/decode") == pytest.approx(50e-6 * 4 / 32)
+    assert laptop.bounds(prices.SEED_BACKEND, "ristretto255/decode") == pytest.approx((50e-6 * 3.8 / 32, 55e-6 * 4.4 / 32))
+    assert "curve25519-dalek ratio 0.125 (the seed's library, measured)" in laptop.entry(prices.SEED_BACKEND, "ristretto255/decode")["basis"]
+    assert "synthetic dalek" in laptop.provenance["derived_from"]
 
 
 def _timing(median):

@@ -1,6 +1,7 @@
 """The punch cards' seed-laptop prediction (issue 12): the scaled model (the seed's stated prices, the
-rest scaled from the reference machine or counted in the seed's library) against the seed's step
-averages, out of sample: no price may come from the seed's step times."""
+rest scaled by the seed's own libraries: curve25519-dalek's measured ratios, pairing-plus's operation
+counts) against the seed's step averages, out of sample: no price may come from the seed's step
+times."""
 import copy
 import functools
 
@@ -12,11 +13,7 @@ from costbook.schemes.punchcard import model, seed
 BOUND = 0.10          # issue 12: every laptop step within 10%
 
 #: steps the scaled model still misses, and why (strict: the test fails once they pass, to be removed)
-MISSED = {
-    ("ristretto255", "server_setup"): "a fixed-base multiplication priced at libsodium's ratio (0.34 of "
-                                      "an exponentiation, an encoding included) where the seed's steps "
-                                      "imply about 0.26 for curve25519-dalek",
-}
+MISSED: dict = {}
 
 
 def _published() -> MeasurementSet:

@@ -1,6 +1,7 @@
 """The `costbook` command: measure, estimate, validate, check.
 
     costbook measure [--profile quick|full] [--out FILE] [--only 'modexp/*'] [--backend gmp]
+    costbook measure-dalek [--profile full] [--out FILE]   # the punch-card seed's library (needs cargo)
     costbook estimate --counts '{"modexp/6144/256": 5}' --source reference [--backend gmp,sage] [--json]
     costbook estimate SCHEME [--params P] [--model M] [--<option> VALUE ...] [--source S] [--json]
     costbook validate SCHEME [--<option> VALUE ...] [--json]
@@ -108,6 +109,17 @@ def cmd_measure(args) -> int:
         return 128 + (e.signum if isinstance(e, Terminated) else signal.SIGINT)
     finally:
         signal.signal(signal.SIGTERM, previous)
+    print(written)
+    return 0
+
+
+def cmd_measure_dalek(args) -> int:
+    from .backends.curve25519_dalek import DalekUnavailable, measure
+    try:
+        written = measure(profile=args.profile, out=args.out)
+    except DalekUnavailable as e:
+        print(f"costbook: error: {e}", file=sys.stderr)
+        return 2
     print(written)
     return 0
 
@@ -291,6 +303,13 @@ def parser() -> argparse.ArgumentParser:
                    help="run the whole selection N times back to back and record each key's spread between runs")
     m.add_argument("--no-progress", action="store_true")
     m.set_defaults(func=cmd_measure)
+
+    d = sub.add_parser("measure-dalek", help="time curve25519-dalek 2.0.0, the punch-card seed's library "
+                                             "(builds bench/curve25519-dalek; needs cargo)")
+    d.add_argument("--profile", default="full", choices=["quick", "full"])
+    d.add_argument("--out", type=Path, help="output file (default: the committed "
+                                            "measurements/seed-libraries/curve25519-dalek-2.0.0.json)")
+    d.set_defaults(func=cmd_measure_dalek)
 
     # allow_abbrev=False: scheme options such as --m (mix-servers) must not be taken for --model
     e = sub.add_parser("estimate", help="price a scheme or a count vector", allow_abbrev=False)

@@ -3,13 +3,14 @@
 * ``native_prices``: one price per key from a measured file, the native libraries first;
 * ``seed_machine_prices``: the seed states only two primitive prices (an exponentiation, 50 µs,
   and a lookup, 0.25 µs) and the repository's ``data.txt`` three more for BLS12-381 (G1 and G2
-  exponentiations, a pairing).  The laptop's other prices are scaled from a native library's
-  ratio to its anchor, e.g. ``decode = 50 µs x libsodium(decode) / libsodium(mul)``: consistent
-  with the seed's machine on the anchors, and a prediction everywhere else.  Where the seed's
-  library does an operation differently from the native one (pairing-plus's decoding and hashing,
-  curve25519-dalek's scalar inversion), the price follows what the seed's library does (see "What
-  the seed's libraries do" below), still without reading the seed's step times.  With the implied
-  factors of ``model.implied_factors`` the same set is the "implied" model.
+  exponentiations, a pairing).  The laptop's other prices are scaled from a library's ratio to its
+  anchor, e.g. ``decode = 50 µs x dalek(decode) / dalek(mul)``: consistent with the seed's machine on
+  the anchors, and a prediction everywhere else.  The ratio is taken from the seed's own library where
+  it can be: curve25519-dalek 2.0.0, timed by ``bench/curve25519-dalek`` (the committed
+  ``measurements/seed-libraries`` file); pairing-plus 0.18.0 is counted instead, in its own field
+  operations, where it decodes and hashes differently from the native libraries (see "What the seed's
+  libraries do" below).  Neither reads the seed's step times.  With the implied factors of
+  ``model.implied_factors`` the same set is the "implied" model.
 
 Bounds.  A native price keeps its quartiles.  A stated price has the seed's range where it states
 one ("usually between 50 and 55"), else none, and says so.  A scaled price scales the bounds of the
@@ -153,12 +154,10 @@ def anchors(curve: str) -> dict:
 # * pairing-plus multiplies (the stated 250 and 800 µs) by plain double-and-add, so each of these
 #   is priced as its own count of field multiplications over the multiplication's count, times
 #   the stated multiplication: a ratio of the library to itself, no native library needed.
-# * curve25519-dalek inverts a scalar by an addition chain of 250 Montgomery squarings and 34
-#   products mod l (``montgomery_invert``); libsodium multiplies mod l through a 512-bit product
-#   and a ref10 reduction, at 0.63 of an exponentiation.  dalek's chain is as long as the inverse
-#   square root a decoding spends its time in, and its operations do 40 and 50 word products where
-#   the field's do 15 and 25: priced as DALEK_INVERSION_WORDS / DALEK_INVSQRT_WORDS (2.9) native
-#   decodings.
+# * curve25519-dalek is not counted but measured: its own ratios (``backends.curve25519_dalek``)
+#   price what it does (compress and decompress, a Montgomery addition chain for a scalar inversion,
+#   a radix-16 basepoint table) where libsodium's would not: its multiplication takes and returns
+#   encodings, and it inverts a scalar through a 512-bit product.
 
 #: BLS12-381's base field prime p (also in groups.hash_to_curve, which needs Sage), and r, the
 #: group order the subgroup check multiplies by
@@ -220,24 +219,20 @@ def pairing_plus_costs(group: str) -> dict:
 PAIRING_PLUS_KEYS = {"bls12_381/g1_decode": ("g1", "decode"), "bls12_381/g2_decode": ("g2", "decode"),
                      "bls12_381/hash_to_g1": ("g1", "hash"), "bls12_381/hash_to_g2": ("g2", "hash")}
 
-#: 64x64-bit word products per operation (curve25519-dalek 2.0, u64 backend): a Montgomery
-#: squaring mod l is a 15-product square and a 25-product reduction, a Montgomery product 25 + 25;
-#: a squaring mod 2^255 - 19 is 15 products, a product 25 (its reduction multiplies by 19)
-_DALEK_WORDS = {"mont_square": 40, "mont_mul": 50, "field_square": 15, "field_mul": 25}
-#: Scalar::invert: montgomery_invert's addition chain (250 squarings, 34 products) and the two
-#: conversions to and from Montgomery form; a decoding's inverse square root (pow_p58): about
-#: 252 squarings and 11 products
-DALEK_INVERSION_WORDS = 250 * _DALEK_WORDS["mont_square"] + (34 + 2) * _DALEK_WORDS["mont_mul"]
-DALEK_INVSQRT_WORDS = 252 * _DALEK_WORDS["field_square"] + 11 * _DALEK_WORDS["field_mul"]
+#: the seed's library measured, per curve: (its backend in the file, the committed file's loader)
+def _dalek():
+    from ...backends import curve25519_dalek
+    return curve25519_dalek.BACKEND, curve25519_dalek.load_committed()
 
-#: keys priced as a multiple of another native key: key -> (multiple, native key)
-NATIVE_STAND_INS = {"ristretto255/scalar_inv": (DALEK_INVERSION_WORDS / DALEK_INVSQRT_WORDS, "ristretto255/decode")}
+
+SEED_LIBRARY_MEASURED = {"ristretto255": _dalek}
 
 
 def seed_library_of(curve: str) -> tuple:
-    """(the keys priced by pairing-plus's counts, {key: stand-in}) that apply to `curve`."""
-    return ({k for k in PAIRING_PLUS_KEYS if k.startswith(curve + "/")},
-            {k: v for k, v in NATIVE_STAND_INS.items() if k.startswith(curve + "/")})
+    """(the keys priced by pairing-plus's counts, (backend, MeasurementSet) of the seed's library
+    measured, or None) that apply to `curve`."""
+    measured = SEED_LIBRARY_MEASURED.get(curve)
+    return ({k for k in PAIRING_PLUS_KEYS if k.startswith(curve + "/")}, measured() if measured else None)
 
 
 def seed_library_basis(key: str) -> str | None:
@@ -247,9 +242,10 @@ def seed_library_basis(key: str) -> str | None:
         what = {"decode": "a square root, then a subgroup check multiplying by r",
                 "hash": "2 SSWU maps, then the cofactor addition chain"}[op]
         return f"pairing-plus: {what}"
-    if key in NATIVE_STAND_INS:
-        n, native = NATIVE_STAND_INS[key]
-        return f"curve25519-dalek: a Montgomery addition chain, priced as {n:.2f} × {native}"
+    if key.split("/")[0] in SEED_LIBRARY_MEASURED:
+        backend, mset = SEED_LIBRARY_MEASURED[key.split("/")[0]]()
+        machine = mset.provenance.get("machine", {})
+        return f"{backend} 2.0.0, measured on a {machine.get('cores', '?')}-core {machine.get('cpu', 'machine')}"
     return None
 
 
@@ -263,10 +259,10 @@ def seed_machine_prices(keys, curve: str, native: MeasurementSet, backends=None,
     """Prices for the seed's laptop: stated where stated, else scaled from a native library.
 
     price(key) = stated(anchor) x native(key) / native(anchor), with the anchor of
-    ``anchor_for`` and both native prices from the same backend; where the seed's library does
-    the operation differently (``seed_library``, the default), the operation it does instead:
-    pairing-plus's own operation counts (``PAIRING_PLUS_KEYS``) or a native stand-in
-    (``NATIVE_STAND_INS``); `seed_library=False` gives the plain native ratios, for comparison.
+    ``anchor_for`` and both prices from the same backend: by default (``seed_library``) the seed's
+    own library where it was measured (``SEED_LIBRARY_MEASURED``: curve25519-dalek) or counted
+    (``PAIRING_PLUS_KEYS``: pairing-plus's own operation counts), else a native library;
+    `seed_library=False` gives the plain native ratios, for comparison.
     Times factors[kind(key)] when `factors` (the implied corrections of ``implied_factors``) are given.  Returns an
     in-memory MeasurementSet with one backend, ``seed-laptop``; every entry says how it was
     obtained.  Bounds as the module docstring says; `factor_bounds` ({kind: (low, high)}) are the
@@ -275,9 +271,14 @@ def seed_machine_prices(keys, curve: str, native: MeasurementSet, backends=None,
     stated, ranges = anchors(curve), stated_bounds(curve)
     keys = sorted(set(keys))
     scaled = [k for k in keys if k not in stated]
-    library = seed_library_of(curve) if seed_library else (set(), {})
-    natives = {library[1].get(k, (1, k))[1] for k in scaled if k not in library[0]}
-    nat = native_prices(natives | {anchor_for(k) for k in natives}, curve, native, backends)
+    counted, measured = seed_library_of(curve) if seed_library else (set(), None)
+    natives = {k for k in scaled if k not in counted}
+    # keys the seed's library was measured for take its ratios; the rest a native library's
+    from_library = {k for k in natives if measured is not None and measured[1].has(measured[0], k)}
+    nat = native_prices(natives - from_library | {anchor_for(k) for k in natives - from_library}, curve,
+                        native, backends)
+    lib = (native_prices(from_library | {anchor_for(k) for k in from_library}, curve, measured[1], [measured[0]])
+           if from_library else None)
     results = {}
     for key in keys:
         if key in stated:
@@ -291,7 +292,7 @@ def seed_machine_prices(keys, curve: str, native: MeasurementSet, backends=None,
         f = (factors or {}).get(kind_of(key), 1.0)
         f_low, f_high = (factor_bounds or {}).get(kind_of(key), (f, f))
         a_low, a_high = ranges.get(anchor, (stated[anchor][0],) * 2)
-        if key in library[0]:
+        if key in counted:
             # the library's own operation count over its multiplication's: no native spread
             group, op = PAIRING_PLUS_KEYS[key]
             costs = pairing_plus_costs(group)
@@ -302,16 +303,16 @@ def seed_machine_prices(keys, curve: str, native: MeasurementSet, backends=None,
             results[key] = entry(stated[anchor][0] * ratio * f, basis,
                                  low=a_low * ratio * f_low, high=a_high * ratio * f_high)
             continue
-        multiple, stand_in = library[1].get(key, (1, key))
-        t_key, b_key, e_key = _single(nat, stand_in)
-        if not nat.has(b_key, anchor):
-            raise MissingPrice(f"{native.name}: {b_key} prices {stand_in!r} but not its anchor {anchor!r}")
-        t_anchor = nat.seconds(b_key, anchor)
-        ratio = multiple * t_key / t_anchor
-        k_low, k_high = (multiple * b for b in nat.bounds(b_key, stand_in))
+        src = lib if key in from_library else nat
+        t_key, b_key, e_key = _single(src, key)
+        if not src.has(b_key, anchor):
+            raise MissingPrice(f"{src.name}: {b_key} prices {key!r} but not its anchor {anchor!r}")
+        t_anchor = src.seconds(b_key, anchor)
+        ratio = t_key / t_anchor
+        k_low, k_high = src.bounds(b_key, key)
         basis = f"{anchor} as stated x {b_key} ratio {ratio:.3g}"
-        if stand_in != key:
-            basis += f" ({seed_library_basis(key)})"
+        if key in from_library:
+            basis += " (the seed's library, measured)"
         if f != 1.0:
             basis += f" x implied factor {f:.3g} for {kind_of(key)}"
         if e_key.get("note", "").startswith("libsodium has no encode"):
@@ -329,4 +330,4 @@ def seed_machine_prices(keys, curve: str, native: MeasurementSet, backends=None,
                                if seed_library else "")
                             + (" x the implied factor of its kind" if factors else "")
                             + " (costbook.schemes.punchcard.model.seed_machine_prices)",
-                     derived_from=[f"published/{PRICE_FILE}", native.name])
+                     derived_from=[f"published/{PRICE_FILE}", native.name] + ([measured[1].name] if from_library else []))
