@@ -64,8 +64,8 @@ def test_mixnet_totals_lead_with_their_leave_one_out_sums_within_10_percent(rows
     """Issue 12: the report's five totals are led by the sums of their lines' leave-one-out
     predictions (the artifact model's `loo_totals`), each within 10% of the printed total."""
     from costbook.schemes.mixnet import artifact as A
-    expected = {f"total: {label}": loo for label, pub, _, loo, _ in A.loo_totals()}
-    assert all(abs(loo / pub - 1) < 0.10 for _, pub, _, loo, _ in A.loo_totals())
+    expected = {f"total: {t.label}": t.loo_s for t in A.loo_totals()}
+    assert all(abs(t.loo_s / t.published_s - 1) < 0.10 for t in A.loo_totals())
     loo_rows = [r for r in rows if r.scheme == "mixnet" and r.quantity in expected and r.status == "leave-one-out"]
     assert {r.quantity for r in loo_rows} == set(expected)
     for r in loo_rows:

@@ -66,8 +66,27 @@ def test_the_paillier_shuffle_hash_copies_a_quadratic_number_of_bytes():
 
 
 def test_every_leave_one_out_total_is_within_10_percent_of_the_report(cal):
-    for label, pub, line, loo, fitted in A.loo_totals(cal):
-        assert abs(loo / pub - 1) < 0.10, (label, pub, loo)
+    for t in A.loo_totals(cal):
+        assert abs(t.loo_s / t.published_s - 1) < 0.10, t
+
+
+def test_leave_one_out_totals_and_speedups_carry_the_prices_interval(cal):
+    """Each out-of-sample total lies in its interval (its lines priced at the bounds of the refits'
+    prices, of which its own refit is one), the interval is not a point, and the speedups built from
+    those totals span the ratios of the interval's ends."""
+    totals = A.loo_totals(cal)
+    for t in totals:
+        assert t.low_s <= t.loo_s <= t.high_s and t.low_s <= t.fitted_s <= t.high_s and t.low_s < t.high_s, t
+    per = {sp[0]: (t.loo_s, t.low_s, t.high_s) for sp, t in zip(A.TOTALS, totals) if sp[1] == "mixer"}
+    ratios = A.speedup_intervals({s: per[s] for s in ("dbsm", "dbrsm")})
+    assert set(ratios) == set(A.SPEEDUPS)
+    for k, (v, lo, hi) in ratios.items():
+        assert lo < v < hi, (k, lo, v, hi)
+    # the slow end of DB-SM's time gives the low end of its speedups, and the ratio is baseline / ours
+    zk = ratios["dbsm_vs_zksnark"][0] * per["dbsm"][0]
+    assert ratios["dbsm_vs_zksnark"][1] == pytest.approx(zk / per["dbsm"][2])
+    row = A.whatif(cal)[0]
+    assert row["dbsm_vs_zksnark_low"] < row["dbsm_vs_zksnark"] < row["dbsm_vs_zksnark_high"]
 
 
 def test_the_byte_copying_explains_the_paillier_shuffle_lines(cal):

@@ -55,6 +55,14 @@ def test_cli_estimate_mixnet_published_and_reference(capsys):
     d = json.loads(capsys.readouterr().out)
     assert [r["seed_says"] for r in d["ratios"]] == ["86x", "18x", "20x"]
     assert len(d["reproduced"]["totals"]) == 5 and all(abs(t["error"]) < 0.05 for t in d["reproduced"]["totals"])
+    # out of sample first, with an interval, and so are the three ratios built from it
+    for t in d["reproduced"]["totals"]:
+        assert abs(t["leave_one_out_error"]) < 0.10
+        assert t["leave_one_out_low_s"] <= t["leave_one_out_s"] <= t["leave_one_out_high_s"]
+    r = d["reproduced"]["ratios_leave_one_out"]
+    for k, printed in zip(("dbsm_vs_zksnark", "dbrsm_vs_zksnark", "dbsm_vs_cpsnark"), (86, 18, 20)):   # 86x, 18x, 20x
+        assert abs(r[k]["ratio"] / printed - 1) < 0.10, (k, r[k])
+    assert all(v["low"] < v["ratio"] < v["high"] for v in r.values())
     assert main(["estimate", "mixnet", "--source", "reference", "--n", "1000", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["rsa_accumulator_witness_s"] > 0 and d["curve_switch"]

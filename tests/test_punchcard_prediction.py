@@ -61,3 +61,13 @@ def test_the_prediction_does_not_read_the_seed_step_times(curve, monkeypatch):
     # ... and no predicted step or price moved with it
     assert {s: before["steps"][s]["seconds"] for s in seed.STEPS} == {s: after["steps"][s]["seconds"] for s in seed.STEPS}
     assert before["prices"] == after["prices"]
+
+
+@pytest.mark.parametrize("curve", seed.CURVES)
+def test_leave_one_out_predictions_carry_an_interval_that_holds_them(curve):
+    """The implied model's out-of-sample predictions carry an interval (scaled prices' bounds times each
+    factor's range over its seven fits), which holds the prediction and is not a point."""
+    from costbook.measurements import load_source
+    loo = model.implied_leave_one_out(curve, load_source("reference"))
+    for s, v in loo.items():
+        assert v["low_s"] <= v["seconds"] <= v["high_s"] and v["low_s"] < v["high_s"], (s, v)

@@ -173,7 +173,7 @@ def mixnet_leave_one_out_totals(cal=None) -> dict:
     """{(section, party): seconds}: each report total as the sum of its lines' leave-one-out
     predictions (the artifact model's own `loo_totals`, keyed the way the rows are)."""
     from .schemes.mixnet import artifact
-    by_label = {label: loo for label, _pub, _line, loo, _fitted in artifact.loo_totals(cal)}
+    by_label = {t.label: t.loo_s for t in artifact.loo_totals(cal)}
     return {sp: by_label[label] for sp, label in artifact.TOTALS.items()}
 
 

@@ -45,6 +45,7 @@ drops towards 0 when that line is left out: its interval then says how little th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ... import defaults
 from ...cost import Counts, price
@@ -372,12 +373,17 @@ def speedups(per_mixer_s: dict, n: int, zk_prove_s: float, cp_prove_s: float, cp
             "dbsm_vs_cpsnark": cp / per_mixer_s["dbsm"], "zksnark_s": zk, "cpsnark_s": cp}
 
 
+#: the ratios ``speedups`` returns (the rest are the baselines' times)
+SPEEDUPS = ("dbsm_vs_zksnark", "dbrsm_vs_zksnark", "dbsm_vs_cpsnark")
+
+
 def whatif(cal: Calibration, ns=(N_SEED,), ms=(M_SEED,), security: str = "malicious") -> list:
     """Per-mix-server times and speedups over the baselines on the artifact's machine, for each
     (n, m): the calibrated prices and the baselines' published unit prices, all from one machine.
 
     Each time has its interval ("<name>_low_s", "<name>_high_s": the calibrated prices' bounds); the
-    baselines' are their published single numbers (low = high) and the speedups are point values."""
+    baselines' are their published single numbers (low = high), and each speedup's interval
+    ("<ratio>_low", "<ratio>_high") comes from the per-mix-server times' (``speedup_intervals``)."""
     t = published_times()
     rows = []
     for n in ns:
@@ -390,6 +396,9 @@ def whatif(cal: Calibration, ns=(N_SEED,), ms=(M_SEED,), security: str = "malici
             fast = speedups(per, n, t["zksnark_sm_prove_s"], t["cpsnark_prove_s"], t["cpsnark_witness_s"])
             for base in ("zksnark", "cpsnark"):
                 fast[f"{base}_low_s"] = fast[f"{base}_high_s"] = fast[f"{base}_s"]
+            spread = {s: (pt[(s, "mixer")].total, pt[(s, "mixer")].low, pt[(s, "mixer")].high) for s in ("dbsm", "dbrsm")}
+            for k, (_, lo, hi) in speedup_intervals(spread, n).items():
+                fast[f"{k}_low"], fast[f"{k}_high"] = lo, hi
             rows.append({**row, **fast})
     return rows
 
@@ -514,17 +523,42 @@ def _line_predictions(cal: Calibration) -> dict:
     return {s.key(): (loo if loo is not None else pred, pred) for s, _, _, pred, loo in cal.rows}
 
 
+class LooTotal(NamedTuple):
+    """A report total out of sample: the sum of its lines' leave-one-out predictions, beside the
+    in-sample sum, with the interval of both (each line's counts priced at the calibrated prices'
+    bounds, their spread over all the refits; a line's leave-one-out prediction lies inside it)."""
+    label: str
+    published_s: float
+    line: int
+    loo_s: float
+    fitted_s: float
+    low_s: float
+    high_s: float
+
+
 def loo_totals(cal: Calibration | None = None) -> list:
-    """The report's five totals, each the sum of its lines' leave-one-out predictions, beside the
-    in-sample sum: (label, published s, report line, leave-one-out s, fitted s)."""
+    """The report's five totals as ``LooTotal`` rows, in ``TOTALS`` order."""
     cal = cal or calibrate()
     lines = _line_predictions(cal)
     out = []
     for label, pub, line, fitted in reproduce(cal):
         sp = next(sp for sp, lb in TOTALS.items() if lb == label)
-        keys = [s.key() for s, *_ in cal.rows if (s.section, s.party) == sp]
-        out.append((label, pub, line, sum(lines[k][0] for k in keys), fitted))
+        steps_of = [s for s, *_ in cal.rows if (s.section, s.party) == sp]
+        priced = [price(s.counts, cal.source) for s in steps_of]
+        out.append(LooTotal(label, pub, line, sum(lines[s.key()][0] for s in steps_of), fitted,
+                            sum(e.low for e in priced), sum(e.high for e in priced)))
     return out
+
+
+def speedup_intervals(per_mixer: dict, n: int = N_SEED) -> dict:
+    """The three speedups over the baselines from per-mix-server times given as (s, low s, high s):
+    {ratio: (value, low, high)}, the low end from the high times (a baseline is a published single
+    number, so only our side spreads)."""
+    t = published_times()
+    at = lambda i: speedups({k: v[i] for k, v in per_mixer.items()}, n, t["zksnark_sm_prove_s"],
+                            t["cpsnark_prove_s"], t["cpsnark_witness_s"])
+    mid, slow, fast = at(0), at(2), at(1)
+    return {k: (mid[k], slow[k], fast[k]) for k in SPEEDUPS}
 
 
 def report_subtotals(cal: Calibration | None = None) -> list:

@@ -223,15 +223,21 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
 def reproduction(n: int = N_SEED, m: int = M_SEED, security: str = "malicious") -> dict:
     """The artifact's counts priced with the Xeon's calibrated prices (``artifact.calibrate``): the
     report's totals at the seed's (n, m) against the model, and the three comparisons from the model."""
-    cal = artifact.calibrate(loo=False)
+    cal = artifact.calibrate()
     out = {"calibrated_prices_s": cal.prices, "calibrated_price_bounds_s": cal.bounds,
-           "worst_step_error": cal.worst()}
+           "worst_step_error": cal.worst(), "worst_step_error_leave_one_out": cal.worst(loo=True)}
     if (n, m, security) == (N_SEED, M_SEED, "malicious"):
-        model = artifact.party_times(cal.source)
-        out["totals"] = [{"what": label, "published_s": p, "line": line, "model_s": mod,
-                          "model_low_s": model[sp].low, "model_high_s": model[sp].high, "error": mod / p - 1,
-                          "inside": model[sp].low <= p <= model[sp].high}
-                         for (label, p, line, mod), sp in zip(artifact.reproduce(cal), artifact.TOTALS)]
+        # out of sample first: each total as the sum of its lines' leave-one-out predictions
+        out["totals"] = [{"what": t.label, "published_s": t.published_s, "line": t.line,
+                          "leave_one_out_s": t.loo_s, "leave_one_out_error": t.loo_s / t.published_s - 1,
+                          "leave_one_out_low_s": t.low_s, "leave_one_out_high_s": t.high_s,
+                          "model_s": t.fitted_s, "model_low_s": t.low_s, "model_high_s": t.high_s,
+                          "error": t.fitted_s / t.published_s - 1, "inside": t.low_s <= t.published_s <= t.high_s}
+                         for t in artifact.loo_totals(cal)]
+        loo = {sp[0]: t for sp, t in zip(artifact.TOTALS, artifact.loo_totals(cal)) if sp[1] == "mixer"}
+        out["ratios_leave_one_out"] = {
+            k: {"ratio": v, "low": lo, "high": hi} for k, (v, lo, hi) in artifact.speedup_intervals(
+                {s: (loo[s].loo_s, loo[s].low_s, loo[s].high_s) for s in ("dbsm", "dbrsm")}).items()}
     out["at_n_m"] = artifact.whatif(cal, ns=(n,), ms=(m,), security=security)[0]
     return out
 
@@ -263,14 +269,22 @@ def format_estimate(result: dict) -> str:
     if "reproduced" in result:
         rep = result["reproduced"]
         for t in rep.get("totals", []):
-            lines.append(f"  reproduced {t['what']}: model {fmt_interval(t['model_s'], t['model_low_s'], t['model_high_s'])}"
-                         f" vs published {fmt_time(t['published_s'])} (line {t['line']}) {t['error']:+.1%}, "
-                         f"in interval: {'yes' if t['inside'] else 'no'}")
+            lines.append(f"  {t['what']}: published {fmt_time(t['published_s'])} (line {t['line']}); leave-one-out "
+                         f"{fmt_time(t['leave_one_out_s'])} {t['leave_one_out_error']:+.1%}, in-sample "
+                         f"{fmt_time(t['model_s'])} {t['error']:+.1%}, both in "
+                         f"[{fmt_time(t['model_low_s'])}, {fmt_time(t['model_high_s'])}] (the prices' spread over the refits); "
+                         f"published inside: {'yes' if t['inside'] else 'no'}")
+        ratio = lambda r: f"{r['ratio']:.1f}x [{r['low']:.1f}-{r['high']:.1f}]"
+        if "ratios_leave_one_out" in rep:
+            r = rep["ratios_leave_one_out"]
+            lines.append(f"  leave-one-out: DB-SM vs zkSNARK {ratio(r['dbsm_vs_zksnark'])}, DB-RSM vs zkSNARK "
+                         f"{ratio(r['dbrsm_vs_zksnark'])}, DB-SM vs cpSNARK-Set {ratio(r['dbsm_vs_cpsnark'])}")
         a = rep["at_n_m"]
         lines.append(f"  from the model at n = {a['n']}, m = {a['m']}: per mix-server DB-SM {fmt_named(a, 'dbsm_mixer')}, "
                      f"DB-RSM {fmt_named(a, 'dbrsm_mixer')}")
-        lines.append(f"  from the model: DB-SM vs zkSNARK {a['dbsm_vs_zksnark']:.1f}x, DB-RSM vs zkSNARK "
-                     f"{a['dbrsm_vs_zksnark']:.1f}x, DB-SM vs cpSNARK-Set {a['dbsm_vs_cpsnark']:.1f}x")
+        at = lambda k: ratio({"ratio": a[k], "low": a[f"{k}_low"], "high": a[f"{k}_high"]})
+        lines.append(f"  from the model: DB-SM vs zkSNARK {at('dbsm_vs_zksnark')}, DB-RSM vs zkSNARK "
+                     f"{at('dbrsm_vs_zksnark')}, DB-SM vs cpSNARK-Set {at('dbsm_vs_cpsnark')}")
     return "\n".join(lines)
 
 
@@ -450,7 +464,7 @@ def ledger_rows() -> list:
     for b, seed_file, document in (("traceable-mixnets-bn254", note_file, ""), (A.BACKEND, REPORT_KEY, doc)):
         for k in ours.keys(b):
             if k in totals:
-                label, pub, line, loo, fitted = totals[k]
+                label, pub, line, loo, fitted = totals[k][:5]
                 e = ours.entry(b, k)
                 rows += pair(L.entry_figure(ours, b, k), seed_file, e["line"], f"total: {label}", L.entry_printed(e),
                              loo, fitted, "sum of the lines' leave-one-out predictions", document)

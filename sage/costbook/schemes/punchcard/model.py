@@ -226,14 +226,24 @@ def implied_factors(curve: str, native: MeasurementSet, backends=None, punches: 
 
 def implied_leave_one_out(curve: str, native: MeasurementSet, backends=None, punches: int = 10) -> dict:
     """Each laptop step predicted by the implied model fitted to the other five steps only:
-    {step: {"seconds": predicted, "error": measured / predicted - 1, "factors": ...}}.
+    {step: {"seconds": predicted, "error": measured / predicted - 1, "factors": ..., "low_s", "high_s"}}.
 
     With 4-5 factors fitted to 6 steps the in-sample residuals are near zero by construction;
-    these out-of-sample errors are what the implied model is worth as a predictor."""
+    these out-of-sample errors are what the implied model is worth as a predictor.  The interval
+    prices the step's counts at the low and high bound of each scaled price times the smallest and
+    largest factor of its kind over all seven fits (``implied_factor_bounds``); the refit's own
+    factors are among them, so the prediction lies inside."""
+    fits = {s: implied_factors(curve, native, backends, punches, fit_steps=tuple(t for t in STEPS if t != s))
+            for s in STEPS}
+    bounds = implied_factor_bounds(curve, native, backends, loo_fits=[f["factors"] for f in fits.values()])
+    counts = count_steps(curve, punches, 0)
+    base = seed_machine_prices({k for c in counts.values() for k in c}, curve, native, backends)
     out = {}
-    for s in STEPS:
-        fit = implied_factors(curve, native, backends, punches, fit_steps=tuple(t for t in STEPS if t != s))
-        out[s] = {"seconds": fit["predicted"][s], "error": fit["residuals"][s], "factors": fit["factors"]}
+    for s, fit in fits.items():
+        ends = [sum(n * base.bounds(SEED_BACKEND, k)[end] * bounds.get(kind_of(k), (1.0, 1.0))[end]
+                    for k, n in counts[s].items()) for end in (0, 1)]
+        out[s] = {"seconds": fit["predicted"][s], "error": fit["residuals"][s], "factors": fit["factors"],
+                  "low_s": min(ends[0], fit["predicted"][s]), "high_s": max(ends[1], fit["predicted"][s])}
     return out
 
 
@@ -257,12 +267,15 @@ def priced_set(curve: str, source: MeasurementSet, keys, backends=None, model: s
     return native_prices(keys, curve, source, backends)
 
 
-def implied_factor_bounds(curve: str, native: MeasurementSet, backends=None) -> dict:
+def implied_factor_bounds(curve: str, native: MeasurementSet, backends=None, loo_fits=None) -> dict:
     """{kind: (low, high)}: each implied factor's spread, its smallest and largest value over the fit to
     all six steps and the six leave-one-out refits (a kind a refit cannot fit keeps factor 1 there,
-    as its price does in that refit's predictions)."""
+    as its price does in that refit's predictions); `loo_fits`, the refits' factors if already made."""
     fits = [implied_factors(curve, native, backends)["factors"]]
-    fits += [r["factors"] for r in implied_leave_one_out(curve, native, backends).values()]
+    if loo_fits is None:
+        loo_fits = [implied_factors(curve, native, backends, fit_steps=tuple(t for t in STEPS if t != s))["factors"]
+                    for s in STEPS]
+    fits += list(loo_fits)
     kinds = sorted(fits[0])
     low, high = spread_of([[f.get(kind, 1.0) for kind in kinds] for f in fits])
     return {kind: (lo, hi) for kind, lo, hi in zip(kinds, low, high)}
