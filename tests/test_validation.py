@@ -30,3 +30,21 @@ def test_errors():
         validate_steps({"a": lambda: None}, {"b": Counts()}, "gmp", FAST)
     with pytest.raises(LookupError):
         find_benchmark("modexp/2048/256", "no-such-backend")
+
+
+def test_a_replayed_steps_interpreter_work_is_added_to_its_prediction_and_bounded():
+    """A check with the step's replay (``costbook.replay``) predicts counts x prices + the replay's
+    median, widens the interval by the replay's quartiles, reports its share, and a share beyond
+    INTERPRETER_SHARE_LIMIT (heavy work nothing tallies) takes the step out of its bound."""
+    from types import SimpleNamespace
+    from costbook.harness import summarize
+    from costbook.validation import INTERPRETER_SHARE_LIMIT, StepCheck, runs_result
+    est = SimpleNamespace(total=1.0, low=0.9, high=1.1)          # what StepCheck.of reads of an Estimate
+    small, large = summarize([0.01, 0.02, 0.03], 1), summarize([0.3, 0.3, 0.3], 1)
+    c = StepCheck.of("s", est, summarize([1.02] * 3, 1), small)
+    assert (c.predicted, c.low, c.high) == pytest.approx((1.02, 0.915, 1.125))
+    assert c.interpreter_share == pytest.approx(0.02 / 1.02) and c.error == pytest.approx(0.0)
+    heavy = StepCheck.of("t", est, summarize([1.3] * 3, 1), large)
+    assert heavy.error == pytest.approx(0.0) and heavy.interpreter_share > INTERPRETER_SHARE_LIMIT
+    result = runs_result([{"checks": [c.to_dict(), heavy.to_dict()]}])
+    assert [b["step"] for b in result["beyond_bound"]] == ["t"]

@@ -16,6 +16,10 @@ Each check also carries the predicted interval: the counts priced at the low and
 of the same primitives' measured spread (their first and third quartiles), and whether the measured
 time falls inside it: the step's own quartiles meet the predicted interval.
 
+A protocol run may also be replayed with its priced operations answered from a record
+(``costbook.replay``): the time left is the interpreter's work the counts do not price, added to the
+prediction as a measured term and reported as a share of it (at most ``INTERPRETER_SHARE_LIMIT``).
+
 Each scheme states the bound its steps must stay within (``VALIDATION_BOUNDS`` in its model: 5%
 where the implementation's primitives dominate, wider where the chapter says why); every check
 records its bound and whether its |error| is within it, and tests/test_validation_bounds.py fails
@@ -88,6 +92,11 @@ def measure_keys(keys, backend: str, profile: Profile = VALIDATION_PROFILE):
     return measured_now(backend, results, profile, "measure_keys")
 
 
+#: the largest share of a step its replay (``replay``: the interpreter's work, the priced operations
+#: answered from a record) may take: beyond it the step does heavy work that nothing tallies
+INTERPRETER_SHARE_LIMIT = 0.10
+
+
 @dataclass(frozen=True)
 class StepCheck:
     step: str
@@ -95,11 +104,20 @@ class StepCheck:
     measured: Timing
     predicted_low: float | None = None     # the prediction at the low and high bound of its prices;
     predicted_high: float | None = None    # None: the prediction's point value
+    interpreter: Timing | None = None      # the step replayed without its priced operations, if measured
 
     @classmethod
-    def of(cls, step: str, estimate, measured: Timing) -> "StepCheck":
-        """A check of `measured` against an Estimate, with the Estimate's interval."""
-        return cls(step, estimate.total, measured, estimate.low, estimate.high)
+    def of(cls, step: str, estimate, measured: Timing, interpreter: Timing | None = None) -> "StepCheck":
+        """A check of `measured` against an Estimate, with the Estimate's interval; plus, when given,
+        the step's interpreter work (its replay's median, its quartiles added to the interval's ends)."""
+        if interpreter is None:
+            return cls(step, estimate.total, measured, estimate.low, estimate.high)
+        return cls(step, estimate.total + interpreter.median, measured, estimate.low + interpreter.q1,
+                   estimate.high + interpreter.q3, interpreter)
+
+    @property
+    def interpreter_share(self) -> float | None:
+        return None if self.interpreter is None else self.interpreter.median / self.predicted
 
     @property
     def error(self) -> float:
@@ -126,7 +144,9 @@ class StepCheck:
                 "measured_s": self.measured.median,
                 "measured_min_s": self.measured.min,
                 "measured_q1_s": self.measured.q1, "measured_q3_s": self.measured.q3,
-                "error": self.error, "inside": self.inside}
+                "error": self.error, "inside": self.inside,
+                **({} if self.interpreter is None else
+                   {"interpreter_s": self.interpreter.median, "interpreter_share": self.interpreter_share})}
 
 
 def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[str, Counts],
@@ -180,20 +200,29 @@ class StepClock:
 
 
 def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Counts], backend: str,
-                     profile: Profile = VALIDATION_PROFILE) -> list:
+                     profile: Profile = VALIDATION_PROFILE,
+                     replay: Callable[[StepClock], object] | None = None) -> list:
     """Like ``validate_steps``, for steps that only exist inside one protocol run.
 
     ``run(clock)`` performs the whole protocol once, timing each step named in ``counts`` with
     ``clock``; the runs are interleaved with the primitives' batches, and each step's median over the
-    rounds is compared with its counts priced at the primitives' medians."""
+    rounds is compared with its counts priced at the primitives' medians.  ``replay(clock)``, if given,
+    performs the run with its priced operations answered from a record (``costbook.replay``), timed in
+    the same rounds: each step's replay time is the interpreter's work its counts do not price, and is
+    added to its prediction as a measured term."""
     keys = sorted({k for c in counts.values() for k in c})
     ops = _primitive_ops(keys, backend)
-    clock = StepClock()
+    clock, replay_clock = StepClock(), StepClock()
 
     def once():
         clock.new_run()
         run(clock)
     ops[("run", "protocol")] = once
+    if replay is not None:
+        def replayed():
+            replay_clock.new_run()
+            replay(replay_clock)
+        ops[("run", "replay")] = replayed
     # the run takes far longer than a batch, so it is timed once per round
     # rewarm_long: each timed run follows an untimed one, so that Q1, the first step of a run, does not
     # start cold after the primitives' batches
@@ -203,14 +232,24 @@ def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Co
     if missing:
         raise ValueError(f"the run never timed the steps {sorted(missing)}")
     prices = measured_now(backend, {k: timed[("key", k)].to_entry() for k in keys}, profile, "validate_clocked")
-    # the timed runs: each round made REWARM_CALLS untimed runs, then `batch` timed ones (before the
-    # rounds came the warm-up and calibration runs)
-    batch, per_round = timed[("run", "protocol")].batch, REWARM_CALLS + timed[("run", "protocol")].batch
+    rounds = _timed_runs(clock, timed[("run", "protocol")].batch, profile)
+    interp = None
+    if replay is not None:
+        replays = _timed_runs(replay_clock, timed[("run", "replay")].batch, profile)
+        interp = {name: summarize([r.get(name, 0.0) for r in replays], 1) for name in counts}
+    return [StepCheck.of(name, price(c, prices, backend), summarize([r[name] for r in rounds], 1),
+                         interp[name] if interp else None)
+            for name, c in counts.items()]
+
+
+def _timed_runs(clock: StepClock, batch: int, profile: Profile) -> list:
+    """The runs time_interleaved timed: each round made REWARM_CALLS untimed runs, then `batch` timed
+    ones (before the rounds came the warm-up and calibration runs)."""
+    per_round = REWARM_CALLS + batch
     tail = clock.runs[-profile.samples * per_round:]
     rounds = [r for i, r in enumerate(tail) if i % per_round >= REWARM_CALLS]
     assert len(rounds) == profile.samples * batch
-    return [StepCheck.of(name, price(c, prices, backend), summarize([r[name] for r in rounds], 1))
-            for name, c in counts.items()]
+    return rounds
 
 
 def validation_table(checks, caption: str = "") -> Table:
@@ -241,9 +280,12 @@ def runs_result(runs: list, bounds: Mapping[str, float] | None = None) -> dict:
     checks = [c for r in runs for c in r["checks"]]
     for c in checks:
         c["bound"] = bound_of(c["step"], bounds)
-        c["within_bound"] = abs(c["error"]) <= c["bound"]
+        # a step whose replay takes a large share does heavy work no count prices: not within bound
+        c["within_bound"] = (abs(c["error"]) <= c["bound"]
+                             and c.get("interpreter_share", 0.0) <= INTERPRETER_SHARE_LIMIT)
     beyond = [{**{k: v for k, v in r.items() if k != "checks"}, "step": c["step"], "error": c["error"],
-               "bound": c["bound"]} for r in runs for c in r["checks"] if not c["within_bound"]]
+               "bound": c["bound"], **({"interpreter_share": c["interpreter_share"]} if "interpreter_share" in c else {})}
+              for r in runs for c in r["checks"] if not c["within_bound"]]
     return {"runs": runs, "worst_error": max(abs(c["error"]) for c in checks),
             "in_interval": sum(c["inside"] for c in checks), "checked": len(checks),
             "beyond_bound": beyond}
@@ -258,10 +300,13 @@ def format_check(c: dict) -> list:
 def format_runs(result: dict, labels) -> str:
     """A validate() result as text: the run's label fields, then each step's prediction [interval],
     measured time, error and whether the measurement is in the interval."""
-    t = Table([*labels, "step", "predicted [interval]", "measured", "error", "in interval"])
+    replayed = any("interpreter_s" in c for r in result["runs"] for c in r["checks"])
+    t = Table([*labels, "step", "predicted [interval]", "measured", "error", "in interval"]
+              + (["of which interpreter"] if replayed else []))
     for r in result["runs"]:
         for c in r["checks"]:
-            t.add(*(r[f] for f in labels), c["step"], *format_check(c))
+            t.add(*(r[f] for f in labels), c["step"], *format_check(c),
+                  *([f"{fmt_time(c['interpreter_s'])} ({c['interpreter_share']:.1%})"] if replayed else []))
     return t.to_text() + "\n" + summary_line(result)
 
 
@@ -270,6 +315,8 @@ def summary_line(result: dict) -> str:
     beyond = result.get("beyond_bound", [])
     return (f"worst |error|: {result['worst_error']:.1%}; in interval: {result['in_interval']} of "
             f"{result['checked']} steps; "
-            + ("beyond their bound: " + ", ".join(f"{b['step']} {b['error']:+.1%} (bound {b['bound']:.0%})"
-                                                   for b in beyond) if beyond else
+            + ("beyond their bound: " + ", ".join(f"{b['step']} {b['error']:+.1%} (bound {b['bound']:.0%}"
+                                                   + (f", interpreter {b['interpreter_share']:.0%}"
+                                                      if b.get("interpreter_share", 0) > INTERPRETER_SHARE_LIMIT else "")
+                                                   + ")" for b in beyond) if beyond else
                "every step within its bound"))

@@ -90,6 +90,13 @@ class Groups:
         self.fT = raw_pair(hash_to_g1(C, b"costbook/mixnet/fT"), self.f2)
 
     # -- priced operations (tallied by pairing_curves) -----------------------------------------
+    def priced_calls(self) -> list:
+        """(object, method) of every call that tallies a priced operation, for ``costbook.replay``: the
+        curve's multiplications, pairing and serialisation, and this group's short exponents,
+        inversions and additions (a product in GT goes through ``op`` untallied and stays real)."""
+        return [(self.C, name) for name in ("g1_mul", "g2_mul", "gt_exp", "pairing", "to_bytes")] + \
+               [(self, name) for name in ("_short", "inv", "op")]
+
     def exp1(self, P, k):
         """P^k in G1."""
         return self.C.g1_mul(int(k) % self.q, P)
