@@ -8,7 +8,7 @@ import pytest
 from costbook import keys, measurements
 from costbook.cost import Counts
 from costbook.counting import counting
-from costbook.schemes.mixnet import bbsig, dbsm, model
+from costbook.schemes.mixnet import bbsig, dbrsm, dbsm, model
 from costbook.schemes.mixnet.curves import groups
 from costbook.validation import find_benchmark, measure_keys
 
@@ -97,6 +97,28 @@ def test_a_run_tallies_the_light_operations_each_step_states(G, n, m):
     assert steps["M1 check signatures"][f"bn254/gt_exp/{bbsig.sum_bits(n)}"] == m
 
 
+@pytest.mark.parametrize("n,m", [(1, 2), (2, 2), (3, 2), (2, 3)])
+def test_a_dbrsm_run_tallies_every_operation_its_steps_state(G, n, m):
+    # dbrsm.query has no step clock: the whole run against the querier's steps plus m mix-servers'
+    rng = random.Random(f"dbrsm light ops {n} {m}")
+    mo = dbsm.mix_outputs(G, n, m, rng)
+    pfs = dbrsm.sender_proofs(G, mo, rng)
+    with counting() as c:
+        assert all(dbrsm.query(G, mo, pfs, rng).verdict)
+    run = dict(c)
+    assert run == dict(sum(model.run_counts(dbrsm.step_counts(n, m), m).values(), Counts()))
+    # from the protocol, not the code: per item, each z1 share's PoK hashes z1^(k), h2', h3' and its
+    # commitment in GT, made by m mix-servers and checked by m - 1 others each; each DPK challenge
+    # (every mix-server's and the querier's) hashes 3 statements, 9 generators and 3 commitments in
+    # GT, X in G2 and S~ in G1; the only G2 addition is X f2^c~, once per DPK statement built
+    assert run["bn254/gt_to_bytes"] == n * (4 * m * m + 15 * (m + 1))
+    assert run["bn254/g2_to_bytes"] == run["bn254/g2_add"] == n * (m + 1)
+    # the querier's part alone, per item: its opening PoK check adds 2 and hashes 4 G1 elements, its
+    # quasi-signature and encryption add 3, its DPK challenge hashes S~
+    querier = dbrsm.party_counts(n, m)["querier"]
+    assert querier["bn254/g1_add"] == 5 * n and querier["bn254/g1_to_bytes"] == 4 * n + n
+
+
 def test_a_file_without_the_new_keys_leaves_them_out_and_says_so():
     ref = measurements.load_source("reference")
     est, notes = model.protocol_estimate(ref, "dbsm", n=10, m=2, with_notes=True)
@@ -111,6 +133,14 @@ def test_a_file_without_the_new_keys_leaves_them_out_and_says_so():
     left_out = lambda ns: {s.split()[0].split("/", 1)[1] for s in ns if "left out" in s}
     assert left_out(bls_notes) == left_out(notes) == {"g1_add", "g2_add", "g1_to_bytes", "g2_to_bytes",
                                                       "gt_to_bytes"}
+    # DB-RSM alike: its light operations left out, each with a note, and the rest priced as before
+    rsm, rsm_notes = model.protocol_estimate(ref, "dbrsm", n=10, m=2, with_notes=True)
+    assert left_out(rsm_notes) == left_out(notes)
+    heavy = {p: Counts({k: v for k, v in c.items() if not dbsm.is_light(k)})
+             for p, c in dbrsm.party_counts(10, 2).items()}
+    for party, e in rsm.items():
+        assert not any(dbsm.is_light(k) for k in e.breakdown())
+        assert e.total == model.price_sage_counts(heavy[party], ref, model._curve_order(ref, None))[0].total
 
 
 def test_a_file_with_the_new_keys_prices_them(G):

@@ -47,9 +47,33 @@ where an exponentiation is meant; here it is an exponentiation.)
 M1 $6n$ g1_mul ($2n$ of them g1_mul/80) + 2 pairing + 1 gt_exp (short: ``bbsig.sum_bits``); M3 $2n + S_P$; M4 $(m-1)S_V$; M5 $6n$; M6 $5n(m-1)$;
 M8 $3n + 4n(m-1)$ g1_mul; M10 $4n$ gt_exp; M11 $3n(m-1)$ gt_exp; M12 $2n+1$ pairing, $n$ g2_mul,
 $3n$ gt_exp; M13 $9n$ gt_exp.  Querier: Q0 $3n$ g1_mul; Q1 $n$ scalar_inv, $4n$ g1_mul, 1 g2_mul;
-Q2 = M12 + $11n$ gt_exp.  Only exponentiations, pairings and inversions are stated here: the group
-additions and Fiat–Shamir serialisations a run also tallies (``dbsm.LIGHT_KEYS``) are counted for DB-SM
-only, so a DB-RSM estimate leaves them out.
+Q2 = M12 + $11n$ gt_exp.
+
+Besides these, the light operations a run tallies (``dbsm.LIGHT_KEYS``; the same units as DB-SM's):
+additions in $\mathbb{G}_1$ and $\mathbb{G}_2$ ($\mathbb{G}_T$ products are not tallied) and the group
+elements serialised for each Fiat–Shamir challenge.  A sigma proof (``sigma``) adds, per equation,
+its bases' products (present bases − 1) and, when verified, $Y^{-c}$ (one more); its challenge
+serialises the left-hand sides, the bases, the group elements of its context and the commitments.
+Per mix-server, then querier:
+
+* M1: $5n - 2$ g1_add (the batch's two products $2(n-1)$, $2n$ inside the second, $n$ re-encryptions);
+  M3: $7n$ g1_add, $7n + 6$ g1_to_bytes (a re-encryption 2 per item, the shuffle proof $5n$; its
+  challenges $5n + 1$ and $2n + 5$ elements, as in DB-SM);  M4: $(m-1)(10n + 2)$ and $(m-1)(7n + 6)$;
+* M5: $2n$ and $7n$ (the encryption 1, the PoK 1; 2 + 3 + 2 elements);  M6: $3n(m-1)$ and $7n(m-1)$
+  (the check 1 + 2 for the $Y^{-c}$);
+* M7: $2n$ g1_add (the code multiplies each mix-server's blinding ciphertext into $\mathrm{Enc}(S)$
+  in turn: 2 per item and mix-server);  M8: $2n(m-1) + n$ g1_add, $8nm$ g1_to_bytes (a share proof none, its
+  check 2, 8 elements each; the code combines the shares once for all, one addition per share: $n$ per
+  mix-server);
+* M10: $4n$ gt_to_bytes ($z_1^{(k)}$, $h_2'$, $h_3'$, the commitment);  M11: $4n(m-1)$;
+  M12: $n$ g2_add ($X f_2^{\tilde c}$);  M13: $15n$ gt_to_bytes (3 left-hand sides, 9 bases,
+  3 commitments), $n$ g1_to_bytes ($\tilde S$), $n$ g2_to_bytes ($X$): each mix-server derives the
+  challenge itself;
+* Q0: $2n$ g1_add, $4n$ g1_to_bytes;  Q1: $3n$ g1_add (the quasi-signature's base 2, the encryption 1);
+  Q2: M12's $n$ g2_add, M13's serialisations once.
+
+A priced estimate leaves out the light operations a price file lacks, and says so
+(``model.price_sage_counts``).
 """
 from __future__ import annotations
 
@@ -240,22 +264,30 @@ def step_counts(n: int, m: int, curve: str = "bn254") -> dict:
     check_sizes(n, m)
     c = lambda **kw: Counts({f"{curve}/{k}": v for k, v in kw.items() if v})
     sp, sv = shuffle.exponentiations(n)
-    generators = dict(pairing=2 * n + 1, g2_mul=n, gt_exp=3 * n)
+    # M12, and again in Q2: one pairing per item for each generator g1' and z2, one for e(g1, X); one
+    # G2 addition per item (X f2^c~)
+    generators = dict(pairing=2 * n + 1, g2_mul=n, gt_exp=3 * n, g2_add=n)
+    # the DPK's challenge: its 3 left-hand sides, 9 bases and 3 commitments in GT, X and S~ in its context
+    dpk_challenge = dict(gt_to_bytes=15 * n, g2_to_bytes=n, g1_to_bytes=n)
+    sh_add_p, sh_add_v, sh_bytes = shuffle.light_operations(n)
     return {
-        "Q0 verify opening PoKs": c(g1_mul=3 * n),
-        "Q1 quasi-sign and encrypt": c(scalar_inv=n, g1_mul=4 * n, g2_mul=1),
-        "M1 check signatures": c(g1_mul=4 * n, pairing=2) + Counts({
+        "Q0 verify opening PoKs": c(g1_mul=3 * n, g1_add=2 * n, g1_to_bytes=4 * n),
+        "Q1 quasi-sign and encrypt": c(scalar_inv=n, g1_mul=4 * n, g2_mul=1, g1_add=3 * n),
+        "M1 check signatures": c(g1_mul=4 * n, pairing=2, g1_add=5 * n - 2) + Counts({
             f"{curve}/g1_mul/{bbsplus.KAPPA}": 2 * n, f"{curve}/gt_exp/{bbsplus.sum_bits(n)}": 1}),
-        "M3 re-encrypt, permute, prove": c(g1_mul=2 * n + sp),
-        "M4 verify others' shuffles": c(g1_mul=(m - 1) * sv),
-        "M5 blinding encryptions + PoK": c(g1_mul=6 * n),
-        "M6 verify others' PoKs": c(g1_mul=5 * n * (m - 1)),
-        "M8 decryption shares + proofs, verify others": c(g1_mul=3 * n + 4 * n * (m - 1)),
-        "M10 z1 shares + PoK": c(gt_exp=4 * n),
-        "M11 verify others' z1 PoKs": c(gt_exp=3 * n * (m - 1)),
+        "M3 re-encrypt, permute, prove": c(g1_mul=2 * n + sp, g1_add=2 * n + sh_add_p, g1_to_bytes=sh_bytes),
+        "M4 verify others' shuffles": c(g1_mul=(m - 1) * sv, g1_add=(m - 1) * sh_add_v,
+                                        g1_to_bytes=(m - 1) * sh_bytes),
+        "M5 blinding encryptions + PoK": c(g1_mul=6 * n, g1_add=2 * n, g1_to_bytes=7 * n),
+        "M6 verify others' PoKs": c(g1_mul=5 * n * (m - 1), g1_add=3 * n * (m - 1), g1_to_bytes=7 * n * (m - 1)),
+        "M7 multiply in the blindings": c(g1_add=2 * n),
+        "M8 decryption shares + proofs, verify others": c(g1_mul=3 * n + 4 * n * (m - 1),
+                                                          g1_add=2 * n * (m - 1) + n, g1_to_bytes=8 * n * m),
+        "M10 z1 shares + PoK": c(gt_exp=4 * n, gt_to_bytes=4 * n),
+        "M11 verify others' z1 PoKs": c(gt_exp=3 * n * (m - 1), gt_to_bytes=4 * n * (m - 1)),
         "M12 generators": c(**generators),
-        "M13 DPK commit and response": c(gt_exp=9 * n),
-        "Q2 generators + verify DPKs": c(**dict(generators, gt_exp=3 * n + 11 * n)),
+        "M13 DPK commit and response": c(gt_exp=9 * n, **dpk_challenge),
+        "Q2 generators + verify DPKs": c(**dict(generators, gt_exp=3 * n + 11 * n), **dpk_challenge),
     }
 
 

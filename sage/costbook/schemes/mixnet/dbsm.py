@@ -314,13 +314,14 @@ def step_counts(n: int, m: int, curve: str = "bn254") -> dict:
     check_sizes(n, m)
     c = lambda **kw: Counts({f"{curve}/{k}": v for k, v in kw.items() if v})
     sp, sv = shuffle.exponentiations(n)
+    sh_add_p, sh_add_v, sh_bytes = shuffle.light_operations(n)
     batch_weights = Counts({f"{curve}/g1_mul/{bbsig.KAPPA}": n, f"{curve}/gt_exp/{bbsig.sum_bits(n)}": 1})
     return {
         "Q1 sign and encrypt": c(scalar_inv=n, g1_mul=3 * n, g2_mul=1, g1_add=n),
         "M1 check signatures": c(g1_mul=3 * n, pairing=2, g1_add=3 * n - 2) + batch_weights,
-        "M2 re-encrypt, reverse-permute, prove": c(g1_mul=2 * n + sp, g1_add=7 * n, g1_to_bytes=7 * n + 6),
-        "M3 verify others' shuffles": c(g1_mul=(m - 1) * sv, g1_add=(m - 1) * (10 * n + 2),
-                                        g1_to_bytes=(m - 1) * (7 * n + 6)),
+        "M2 re-encrypt, reverse-permute, prove": c(g1_mul=2 * n + sp, g1_add=2 * n + sh_add_p, g1_to_bytes=sh_bytes),
+        "M3 verify others' shuffles": c(g1_mul=(m - 1) * sv, g1_add=(m - 1) * sh_add_v,
+                                        g1_to_bytes=(m - 1) * sh_bytes),
         "M4 blind + PoK": c(g1_mul=8 * n, g1_add=4 * n, g1_to_bytes=10 * n),
         "M5 verify others' PoKs": c(g1_mul=6 * n * (m - 1), g1_add=4 * n * (m - 1), g1_to_bytes=10 * n * (m - 1)),
         "M7 decryption shares + proofs, verify others": c(g1_mul=3 * n + 4 * n * (m - 1),

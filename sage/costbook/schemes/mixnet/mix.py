@@ -52,7 +52,15 @@ randomness and $h_i$ for messages, so $b_1$ uses $h_1, h_2$ as the artifact's ``
 **Counting.**  Exponentiations mod $N^2$ and mod $N$ tally ``modexp/<|N^2|>/<bits>`` and
 ``modexp/<|N|>/<bits>`` at nominal exponent sizes (``paillier``); in $\mathbb{G}_1$ an exponent
 of fewer bits than $q$ tallies ``<curve>/g1_mul/<bits>`` (80-bit challenges, 180-bit responses),
-a full-size one ``<curve>/g1_mul``.  ``step_counts`` states them; the tests compare a run.
+a full-size one ``<curve>/g1_mul``.  The $\mathbb{G}_1$ part also tallies its light operations
+(``dbsm.LIGHT_KEYS``): additions and the elements serialised for its Fiat–Shamir challenges.  A
+Paillier proof of shuffle adds $n - 1$ ($A$), 2 ($b_1$) and, per $\mathbb{G}_1$ equation evaluated,
+its terms − 1 ($n$ for $A$'s, 2 for $b_1$'s; the verifier one more for dividing by $\mathrm{lhs}^c$):
+$2n + 5$ for the prover, $2n + 6$ for the verifier; both hash the $n$ commitments $a_j$ and each
+sigma proof's $\mathbb{G}_1$ left-hand sides and commitments (4 and 2): $n + 6$ elements.  The
+permutation commitment adds $h_{\tau(j)}$, $n$; its Terelius–Wikström proof adds $5n$ (verifier
+$10n + 2$) and hashes $7n + 6$ elements (``dbsm``'s shuffle counts).  Modular arithmetic has no
+light keys.  ``step_counts`` states all of them; the tests compare a run.
 """
 from __future__ import annotations
 
@@ -400,6 +408,12 @@ def shuffle_counts(n: int, sizes, curve: str = "bn254") -> tuple:
         x1(yb): 4, x1(e): n, x1(qb): 4, x1(rb): 1})                         # z1..z4
     c = KAPPA_C
     verifier = both + sigma + Counts({g1(c): 3, x2(c): 2, x1(c): 4})       # lhs^c, 9 equations
+    # light: A's product n - 1, b1's 2 (prover), the G1 equations' terms - 1 (n + 2, then 2), one
+    # more per G1 equation for the verifier's lhs^-c (3); hashed: the a_j, then 2 + 2 and 1 + 1
+    # G1 left-hand sides and commitments
+    hashed = Counts({f"{curve}/g1_to_bytes": n + 4 + 2})
+    prover += Counts({f"{curve}/g1_add": (n - 1) + 2 + (n + 2) + 2}) + hashed
+    verifier += Counts({f"{curve}/g1_add": (n - 1) + (n + 2) + 2 + 3}) + hashed
     return prover, verifier
 
 
@@ -409,11 +423,14 @@ def step_counts(n: int, m: int, sizes, curve: str = "bn254") -> dict:
     sp, sv = shuffle_counts(n, sizes, curve)
     pp, pv = pai.share_proof_counts(n, sizes)
     tw_p, tw_v = shuffle.exponentiations(n)
-    g1 = lambda k: Counts({f"{curve}/g1_mul": k})
+    # Terelius–Wikström on trivial ciphertexts: the light operations of a shuffle of DB-SM
+    tw_add_p, tw_add_v, tw_hashed = shuffle.light_operations(n)
+    g1 = lambda **kw: Counts({f"{curve}/g1_{k}": v for k, v in kw.items() if v})
     return {
-        "P1 commit to the permutation": g1(n),
-        "P2 prove the commitment opens to a permutation": g1(tw_p),
-        "P3 verify the others' permutation commitments": g1((m - 1) * tw_v),
+        "P1 commit to the permutation": g1(mul=n, add=n),
+        "P2 prove the commitment opens to a permutation": g1(mul=tw_p, add=tw_add_p, to_bytes=tw_hashed),
+        "P3 verify the others' permutation commitments": g1(mul=(m - 1) * tw_v, add=(m - 1) * tw_add_v,
+                                                            to_bytes=(m - 1) * tw_hashed),
         "S encrypt the inputs (all senders)": pai.encryption_counts(n, sizes),
         "M1 re-encrypt and permute": pai.encryption_counts(n, sizes),
         "M2 prove the shuffle": sp,
