@@ -163,3 +163,14 @@ def test_benchmarks_run_in_interleaved_rounds_each_set_up_once():
     timed = m.order[-(a.batch + 1 + b.batch) * 3:]
     assert timed == (["a"] * (a.batch + 1) + ["b"] * b.batch) * 3
     assert len(said) == interleaved_steps(2, prof) and said[-1] == "round 3 of 3"
+
+
+def test_an_operation_knows_which_of_its_calls_are_kept():
+    """in_timed_batch() is true exactly in the calls whose time becomes a sample: not in the warm-up,
+    the calibration or the untimed call before each batch."""
+    from costbook.harness import in_timed_batch, time_interleaved
+    calls = []
+    t = time_interleaved({"a": lambda: calls.append(in_timed_batch())}, samples=4, min_batch_seconds=0.0,
+                         warmup_seconds=0.0, rewarm_long=True)
+    assert sum(calls) == 4 * t["a"].batch and len(calls) > sum(calls)
+    assert not in_timed_batch()

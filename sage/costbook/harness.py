@@ -28,6 +28,15 @@ CLOCK: Callable[[], float] = time.process_time
 #: ``time_interleaved`` (of every batch with rewarm_long=True)
 REWARM_CALLS = 1
 
+_timed_batch = False
+
+
+def in_timed_batch() -> bool:
+    """Whether the call running now is part of a sample ``time_interleaved`` keeps (not a warm-up,
+    calibration or rewarm call): an operation that records what happens inside it (a protocol run's
+    step times) keeps only these."""
+    return _timed_batch
+
 
 @dataclass(frozen=True)
 class Timing:
@@ -165,10 +174,15 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
             if batch > 1 or rewarm_long:
                 for _ in range(REWARM_CALLS):
                     op()
-            t0 = clock()
-            for _ in range(batch):
-                op()
-            per_op[name].append((clock() - t0) / (batch * per_call))
+            global _timed_batch
+            _timed_batch = True
+            try:
+                t0 = clock()
+                for _ in range(batch):
+                    op()
+                per_op[name].append((clock() - t0) / (batch * per_call))
+            finally:
+                _timed_batch = False
         if progress:
             progress("round", round_ + 1)
     return {name: summarize(per_op[name], prepared[name][2]) for name in prepared}

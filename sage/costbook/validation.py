@@ -35,7 +35,7 @@ from typing import Callable, Mapping
 
 from .cost import Counts, price
 from .intervals import fmt_interval, inside
-from .harness import CLOCK, REWARM_CALLS, Benchmark, Profile, Timing, run_benchmark, summarize, time_interleaved
+from .harness import CLOCK, Benchmark, Profile, Timing, in_timed_batch, run_benchmark, summarize, time_interleaved
 from .measurements import SCHEMA, validate
 from .report import Table, fmt_time
 
@@ -181,13 +181,17 @@ class StepClock:
     """Time (the harness's CPU clock) per named step of a protocol run: ``with clock("M1 check signatures"): ...``.
 
     Each ``new_run()`` starts a fresh record, so a run repeated in timing rounds leaves one
-    {step: seconds} per run in ``runs``."""
+    {step: seconds} per run in ``runs``; ``timed_runs`` are those made inside a sample the harness
+    keeps (``harness.in_timed_batch``), not its warm-up, calibration or rewarm calls."""
 
     def __init__(self):
         self.runs = []
+        self.timed_runs = []
 
     def new_run(self):
         self.runs.append({})
+        if in_timed_batch():
+            self.timed_runs.append(self.runs[-1])
 
     @contextmanager
     def __call__(self, step: str):
@@ -232,24 +236,14 @@ def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Co
     if missing:
         raise ValueError(f"the run never timed the steps {sorted(missing)}")
     prices = measured_now(backend, {k: timed[("key", k)].to_entry() for k in keys}, profile, "validate_clocked")
-    rounds = _timed_runs(clock, timed[("run", "protocol")].batch, profile)
+    rounds = clock.timed_runs
+    assert len(rounds) == profile.samples * timed[("run", "protocol")].batch
     interp = None
     if replay is not None:
-        replays = _timed_runs(replay_clock, timed[("run", "replay")].batch, profile)
-        interp = {name: summarize([r.get(name, 0.0) for r in replays], 1) for name in counts}
+        interp = {name: summarize([r.get(name, 0.0) for r in replay_clock.timed_runs], 1) for name in counts}
     return [StepCheck.of(name, price(c, prices, backend), summarize([r[name] for r in rounds], 1),
                          interp[name] if interp else None)
             for name, c in counts.items()]
-
-
-def _timed_runs(clock: StepClock, batch: int, profile: Profile) -> list:
-    """The runs time_interleaved timed: each round made REWARM_CALLS untimed runs, then `batch` timed
-    ones (before the rounds came the warm-up and calibration runs)."""
-    per_round = REWARM_CALLS + batch
-    tail = clock.runs[-profile.samples * per_round:]
-    rounds = [r for i, r in enumerate(tail) if i % per_round >= REWARM_CALLS]
-    assert len(rounds) == profile.samples * batch
-    return rounds
 
 
 def validation_table(checks, caption: str = "") -> Table:
