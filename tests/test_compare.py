@@ -60,7 +60,11 @@ def test_mixnet_leave_one_out_totals_differ_from_the_fit():
     fit = artifact.party_times(cal.source)
     assert set(loo) == set(fit)
     # each total is a sum of lines; held-out lines are predicted worse than fitted ones, so at least one differs
-    assert any(abs(loo[k] / fit[k].total - 1) > 0.01 for k in loo)
+    assert any(abs(loo[k].loo_s / fit[k].total - 1) > 0.01 for k in loo)
+    # and each carries the interval of the calibrated prices, as the comparison rows do
+    assert all(t.low_s <= t.loo_s <= t.high_s for t in loo.values())
+    rows = [r for r in compare.operation_costs() if r.scheme == "mixnet"]
+    assert rows and all(r.seed_low_s <= r.seed_s <= r.seed_high_s for r in rows)
     # every fitted line is held out once; the product-only lines are not fitted and enter as priced
     for step, _rep, _line, pred, held_out in cal.rows:
         assert (held_out is None) == (not step.fitted)
@@ -130,13 +134,10 @@ def test_forgery_passes_one_pairing_and_fails_two():
 
 def test_rows_carry_intervals_around_their_values(rows):
     for r in rows:
-        # every reference figure is priced, so it has an interval; a seed figure has one unless it is a
-        # leave-one-out sum (a point prediction)
+        # every figure is priced, so it has an interval: a leave-one-out sum too (the calibrated prices'
+        # bounds over the refits)
         assert r.reference_low_s <= r.reference_s <= r.reference_high_s, r.operation
-        if r.seed_kind == compare.LEAVE_ONE_OUT:
-            assert r.seed_low_s is None and r.seed_high_s is None
-        else:
-            assert r.seed_low_s <= r.seed_s <= r.seed_high_s, r.operation
+        assert r.seed_low_s <= r.seed_s <= r.seed_high_s, r.operation
     # the bounds are real spreads, not the value copied: most reference intervals have width
     assert sum(r.reference_low_s < r.reference_high_s for r in rows) > len(rows) / 2
 

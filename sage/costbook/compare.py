@@ -82,8 +82,8 @@ class OperationCost:
     seed_shares: tuple            # Share on the seed's machine (for mixnet: of the in-sample fit)
     seed_machine: str
     printed_s: float | None = None    # the seed's own measurement of the same operation, if it has one
-    # the intervals (every price at its low, then at its high bound); the seed's is None where the
-    # figure has none (the mixnet's leave-one-out sums are point predictions)
+    # the intervals (every price at its low, then at its high bound; the mixnet's leave-one-out sums
+    # take the calibrated prices' bounds over the refits); the seed's is None where the figure has none
     reference_low_s: float | None = None
     reference_high_s: float | None = None
     seed_low_s: float | None = None
@@ -170,10 +170,10 @@ def _veccom_rows(reference) -> list:
 
 
 def mixnet_leave_one_out_totals(cal=None) -> dict:
-    """{(section, party): seconds}: each report total as the sum of its lines' leave-one-out
-    predictions (the artifact model's own `loo_totals`, keyed the way the rows are)."""
+    """{(section, party): artifact.LooTotal}: each report total as the sum of its lines' leave-one-out
+    predictions, with its interval (the artifact model's own `loo_totals`, keyed the way the rows are)."""
     from .schemes.mixnet import artifact
-    by_label = {t.label: t.loo_s for t in artifact.loo_totals(cal)}
+    by_label = {t.label: t for t in artifact.loo_totals(cal)}
     return {sp: by_label[label] for sp, label in artifact.TOTALS.items()}
 
 
@@ -189,9 +189,10 @@ def _mixnet_rows(reference) -> list:
         sp = (r["section"], r["party"])
         lines = _lines(r["estimate"])
         rows.append(OperationCost("mixnet", r["label"], f"n = {model.N_SEED:,}, m = {model.M_SEED}", r["bn254_s"],
-                                  shares(lines), _backends(lines), loo[sp], LEAVE_ONE_OUT, shares(_lines(fitted[sp])),
+                                  shares(lines), _backends(lines), loo[sp].loo_s, LEAVE_ONE_OUT, shares(_lines(fitted[sp])),
                                   "the artifact's Xeon W-1270", printed[r["label"]],
-                                  reference_low_s=r["bn254_low_s"], reference_high_s=r["bn254_high_s"]))
+                                  reference_low_s=r["bn254_low_s"], reference_high_s=r["bn254_high_s"],
+                                  seed_low_s=loo[sp].low_s, seed_high_s=loo[sp].high_s))
     return rows
 
 
@@ -211,7 +212,7 @@ def operation_costs(reference: measurements.MeasurementSet | None = None) -> lis
 def seed_prices_without_spread() -> dict:
     """{scheme: {key: why}}: the prices on the seed's machine, among those the rows of
     ``operation_costs`` use, that have no stated spread (they enter both bounds at their value).
-    The mixnet is absent: its seed-machine figures are leave-one-out sums, without interval."""
+    The mixnet is absent: its seed-machine prices are calibrated, each with its spread over the refits."""
     out = {"punchcard": {}}
     for curve in ("ristretto255", "bls12_381"):
         out["punchcard"].update(get("punchcard").estimate(published_source("punchcard"), curve=curve,
