@@ -84,3 +84,13 @@ def test_the_dbsm_replay_runs_no_priced_operation():
     assert sum(recorded.values()) > 0 and dict(replayed) == {}
     real = dbsm.query(G, mo, replay.rng())
     assert results[0].verdict == real.verdict and results[0].checks == real.checks
+
+
+def test_an_intercepted_instance_attribute_is_put_back():
+    G = Group()
+    own = G.mul                                   # a bound method stored on the instance
+    G.mul = own
+    replay = Replay([(G, "mul"), (G, "op"), (G, "addmul")], seed="toy")
+    replay.record(lambda r: protocol(G, r))
+    replay.replay(lambda r: protocol(G, r))
+    assert vars(G)["mul"] is own and "op" not in vars(G)

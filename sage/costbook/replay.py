@@ -25,6 +25,9 @@ from typing import Callable, Sequence
 from .counting import counting
 
 
+_MISSING = object()
+
+
 class ReplayDiverged(RuntimeError):
     """The replayed run called the operations in another order than the recorded one."""
 
@@ -43,18 +46,19 @@ class Replay:
 
     @contextmanager
     def _patched(self, make_wrapper: Callable):
-        originals = []
-        for obj, name in self.targets:
-            orig = getattr(obj, name)
-            originals.append((obj, name, name in vars(obj)))
-            setattr(obj, name, make_wrapper(name, orig))
+        originals = []                   # (object, name, its own attribute before, if it had one)
         try:
+            for obj, name in self.targets:
+                orig = getattr(obj, name)
+                originals.append((obj, name, vars(obj).get(name, _MISSING)))
+                setattr(obj, name, make_wrapper(name, orig))
             yield
         finally:
             for obj, name, own in reversed(originals):
-                if own:
-                    raise RuntimeError(f"{obj!r}.{name} was an instance attribute before patching")
-                delattr(obj, name)
+                if own is _MISSING:
+                    delattr(obj, name)       # the class's method shows through again
+                else:
+                    setattr(obj, name, own)
 
     def rng(self) -> random.Random:
         """The random state both the recorded and every replayed run start from."""
