@@ -130,7 +130,7 @@ def test_the_seed_library_measured_prices_its_keys_with_its_own_ratios(monkeypat
     dalek = measurements.validate({**native.to_json(), "name": "synthetic dalek", "results": {"curve25519-dalek": {
         k: {"median": m, "q1": q1, "q3": q3, "mad": 0.1, "samples": 5, "batch": 1, "unit": "us"}
         for k, (q1, m, q3) in {"ristretto255/mul": (30, 32, 33), "ristretto255/decode": (3.8, 4, 4.4)}.items()}}})
-    monkeypatch.setitem(prices.SEED_LIBRARY_MEASURED, "ristretto255", lambda: ("curve25519-dalek", dalek))
+    monkeypatch.setitem(prices.SEED_LIBRARY_MEASURED, "ristretto255", lambda: ("curve25519-dalek", dalek, "dalek x.y"))
     laptop = prices.seed_machine_prices({"ristretto255/mul", "ristretto255/decode"}, "ristretto255", native, ["libsodium"])
     assert laptop.seconds(prices.SEED_BACKEND, "ristretto255/decode") == pytest.approx(50e-6 * 4 / 32)
     assert laptop.bounds(prices.SEED_BACKEND, "ristretto255/decode") == pytest.approx((50e-6 * 3.8 / 32, 55e-6 * 4.4 / 32))

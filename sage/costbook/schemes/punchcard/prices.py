@@ -219,10 +219,11 @@ def pairing_plus_costs(group: str) -> dict:
 PAIRING_PLUS_KEYS = {"bls12_381/g1_decode": ("g1", "decode"), "bls12_381/g2_decode": ("g2", "decode"),
                      "bls12_381/hash_to_g1": ("g1", "hash"), "bls12_381/hash_to_g2": ("g2", "hash")}
 
-#: the seed's library measured, per curve: (its backend in the file, the committed file's loader)
+#: the seed's library measured, per curve: a loader of (its backend in the file, the committed file,
+#: the library's name and version)
 def _dalek():
     from ...backends import curve25519_dalek
-    return curve25519_dalek.BACKEND, curve25519_dalek.load_committed()
+    return curve25519_dalek.BACKEND, curve25519_dalek.load_committed(), curve25519_dalek.LIBRARY
 
 
 SEED_LIBRARY_MEASURED = {"ristretto255": _dalek}
@@ -232,7 +233,7 @@ def seed_library_of(curve: str) -> tuple:
     """(the keys priced by pairing-plus's counts, (backend, MeasurementSet) of the seed's library
     measured, or None) that apply to `curve`."""
     measured = SEED_LIBRARY_MEASURED.get(curve)
-    return ({k for k in PAIRING_PLUS_KEYS if k.startswith(curve + "/")}, measured() if measured else None)
+    return ({k for k in PAIRING_PLUS_KEYS if k.startswith(curve + "/")}, measured()[:2] if measured else None)
 
 
 def seed_library_basis(key: str) -> str | None:
@@ -243,9 +244,9 @@ def seed_library_basis(key: str) -> str | None:
                 "hash": "2 SSWU maps, then the cofactor addition chain"}[op]
         return f"pairing-plus: {what}"
     if key.split("/")[0] in SEED_LIBRARY_MEASURED:
-        backend, mset = SEED_LIBRARY_MEASURED[key.split("/")[0]]()
+        _, mset, library = SEED_LIBRARY_MEASURED[key.split("/")[0]]()
         machine = mset.provenance.get("machine", {})
-        return f"{backend} 2.0.0, measured on a {machine.get('cores', '?')}-core {machine.get('cpu', 'machine')}"
+        return f"{library}, measured on a {machine.get('cores', '?')}-core {machine.get('cpu', 'machine')}"
     return None
 
 
