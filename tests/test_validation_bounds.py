@@ -34,7 +34,8 @@ def _model(scheme):
 
 
 def _beyond(result) -> list:
-    return [(tuple(sorted((k, v) for k, v in b.items() if k not in ("error", "bound"))), b["error"], b["bound"])
+    return [(tuple(sorted((k, v) for k, v in b.items() if k not in ("error", "bound", "interpreter_share"))),
+             b["error"], b["bound"])
             for b in result["beyond_bound"]]
 
 

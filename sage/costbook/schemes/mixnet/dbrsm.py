@@ -61,8 +61,10 @@ Per mix-server, then querier:
   challenges $5n + 1$ and $2n + 5$ elements, as in DB-SM);  M4: $(m-1)(10n + 2)$ and $(m-1)(7n + 6)$;
 * M5: $2n$ and $7n$ (the encryption 1, the PoK 1; 2 + 3 + 2 elements);  M6: $3n(m-1)$ and $7n(m-1)$
   (the check 1 + 2 for the $Y^{-c}$);
-* M7: $2n$ g1_add (the code multiplies each mix-server's blinding ciphertext into $\mathrm{Enc}(S)$
-  in turn: 2 per item and mix-server);  M8: $2n(m-1) + n$ g1_add, $8nm$ g1_to_bytes (a share proof none, its
+* M8 with M7: $2n$ g1_add for M7 (the code multiplies each mix-server's blinding ciphertext into
+  $\mathrm{Enc}(S)$ in turn: 2 per item and mix-server; alone a few additions, too short to time apart
+  from the interpreter's work around them, so timed and priced with M8), then $2n(m-1) + n$ g1_add,
+  $8nm$ g1_to_bytes (a share proof none, its
   check 2, 8 elements each; the code combines the shares once for all, one addition per share: $n$ per
   mix-server);
 * M10: $4n$ gt_to_bytes ($z_1^{(k)}$, $h_2'$, $h_3'$, the commitment);  M11: $4n(m-1)$;
@@ -81,7 +83,7 @@ from dataclasses import dataclass
 
 from ...cost import Counts
 from . import bbsplus, elgamal, shuffle, sigma
-from .dbsm import MixOutputs, others, additive_shares, check_sizes, mix_outputs, sum_parties
+from .dbsm import MixOutputs, others, additive_shares, check_sizes, mix_outputs, no_clock, sum_parties
 from .curves import SYSTEM_RANDOM, groups
 
 NOT_IMPLEMENTED = (
@@ -166,56 +168,61 @@ def sender_proofs(G, mo: MixOutputs, rng) -> list:
             for g, vi, ri in zip(mo.gammas, mo.secrets["v"], mo.secrets["r"])]
 
 
-def query(G, mo: MixOutputs, open_pfs, rng=SYSTEM_RANDOM) -> DBRSMResult:
-    """One DB-RSM query over all n outputs (open_pfs from sender_proofs)."""
+def query(G, mo: MixOutputs, open_pfs, rng=SYSTEM_RANDOM, clock=no_clock) -> DBRSMResult:
+    """One DB-RSM query over all n outputs (open_pfs from sender_proofs).
+
+    ``clock(step)`` brackets each priced step, named as in ``step_counts`` (an M step here covers
+    all m mix-servers), for the per-step validation; M2 (Paillier, in the clear) and M9 (the Beaver
+    multiplications' scalar arithmetic) price nothing and are not bracketed."""
     n, m, pk = mo.n, mo.m, mo.pk
     r = mo.secrets["r"]          # stands in for the senders' Paillier encryptions of r_i
-    # Q0, Q1
-    openings_ok = [sigma.verify(G, opening_relation(G, g), pf) for g, pf in zip(mo.gammas, open_pfs)]
-    x, X = bbsplus.keygen(G, rng)
-    sigs = [bbsplus.quasi_sign(G, x, g, rng) for g in mo.gammas]
-    ES, rho = map(list, zip(*(elgamal.encrypt(G, pk, S, rng) for S, _, _ in sigs)))
-    # M1
-    sigs_ok = all([bbsplus.batch_verify_quasi(G, X, mo.gammas, sigs, rng)
-                   and all(elgamal.encrypt(G, pk, S, rho=p)[0] == E for (S, _, _), p, E in zip(sigs, rho, ES))
-                   for _ in range(m)])
+    with clock("Q0 verify opening PoKs"):
+        openings_ok = [sigma.verify(G, opening_relation(G, g), pf) for g, pf in zip(mo.gammas, open_pfs)]
+    with clock("Q1 quasi-sign and encrypt"):
+        x, X = bbsplus.keygen(G, rng)
+        sigs = [bbsplus.quasi_sign(G, x, g, rng) for g in mo.gammas]
+        ES, rho = map(list, zip(*(elgamal.encrypt(G, pk, S, rng) for S, _, _ in sigs)))
+    with clock("M1 check signatures"):
+        sigs_ok = all([bbsplus.batch_verify_quasi(G, X, mo.gammas, sigs, rng)
+                       and all(elgamal.encrypt(G, pk, S, rho=p)[0] == E for (S, _, _), p, E in zip(sigs, rho, ES))
+                       for _ in range(m)])
     # M2 [Paillier, in the clear]: r' = r_hat + r
     c_vals = [c for _, c, _ in sigs]
     r_vals = [(rh + ri) % G.q for (_, _, rh), ri in zip(sigs, r)]
-    # M3: forward shuffles k = 1..m (same permutations as the mix)
-    stages, cur = [], ES
-    for k in range(m):
-        tau, (a, s) = mo.taus[k], mo.perm_comms[k]
-        new, rho_re = shuffle.reencrypt_permute(G, pk, cur, tau, rng)
-        sigma_k = shuffle.inverse(tau)
-        proof = shuffle.prove(G, pk, cur, new, a, tau, s, [rho_re[sigma_k[i]] for i in range(n)], rng)
-        stages.append((cur, new, proof))
-        c_vals, r_vals = ([vals[sigma_k[i]] for i in range(n)] for vals in (c_vals, r_vals))
-        cur = new
-    # M4
-    shuffle_ok = [all(shuffle.verify(G, pk, *stages[j][:2], mo.perm_comms[j][0], stages[j][2])
-                      for k in range(m) if k != j) for j in range(m)]
-    # M5: blinding factors; only b_S travels in ElGamal
-    bS, bc, br = ([[G.random_scalar(rng) for _ in range(n)] for _ in range(m)] for _ in range(3))
-    B, pf_B = [[None] * n for _ in range(m)], [[None] * n for _ in range(m)]
-    for k in range(m):
-        for j in range(n):
-            B[k][j], rr = elgamal.encrypt(G, pk, G.exp1(G.g1, bS[k][j]), rng)
-            pf_B[k][j] = sigma.prove(G, blinding_relation(G, pk, B[k][j]), (rr, bS[k][j]), rng)
-    # M6
-    blinding_ok = [all(sigma.verify(G, blinding_relation(G, pk, B[j][i]), pf_B[j][i]) for k, j in others(m))
-                   for i in range(n)]
-    # M7, M8
-    E_bar = list(cur)
-    for k in range(m):
-        E_bar = [elgamal.mult(G, E, Bk) for E, Bk in zip(E_bar, B[k])]
-    D, pf_D = [[None] * n for _ in range(m)], [[None] * n for _ in range(m)]
-    for k in range(m):
-        for j in range(n):
-            D[k][j], pf_D[k][j] = elgamal.share_decrypt(G, E_bar[j], mo.sks[k], mo.pks[k], rng)
-    decryption_ok = [all(elgamal.verify_share(G, E_bar[i], mo.pks[j], D[j][i], pf_D[j][i])
-                         for k, j in others(m)) for i in range(n)]
-    S_t = [elgamal.combine(G, E_bar[j], [D[k][j] for k in range(m)]) for j in range(n)]
+    with clock("M3 re-encrypt, permute, prove"):      # forward shuffles k = 1..m (the mix's permutations)
+        stages, cur = [], ES
+        for k in range(m):
+            tau, (a, s) = mo.taus[k], mo.perm_comms[k]
+            new, rho_re = shuffle.reencrypt_permute(G, pk, cur, tau, rng)
+            sigma_k = shuffle.inverse(tau)
+            proof = shuffle.prove(G, pk, cur, new, a, tau, s, [rho_re[sigma_k[i]] for i in range(n)], rng)
+            stages.append((cur, new, proof))
+            c_vals, r_vals = ([vals[sigma_k[i]] for i in range(n)] for vals in (c_vals, r_vals))
+            cur = new
+    with clock("M4 verify others' shuffles"):
+        shuffle_ok = [all(shuffle.verify(G, pk, *stages[j][:2], mo.perm_comms[j][0], stages[j][2])
+                          for k in range(m) if k != j) for j in range(m)]
+    with clock("M5 blinding encryptions + PoK"):       # blinding factors; only b_S travels in ElGamal
+        bS, bc, br = ([[G.random_scalar(rng) for _ in range(n)] for _ in range(m)] for _ in range(3))
+        B, pf_B = [[None] * n for _ in range(m)], [[None] * n for _ in range(m)]
+        for k in range(m):
+            for j in range(n):
+                B[k][j], rr = elgamal.encrypt(G, pk, G.exp1(G.g1, bS[k][j]), rng)
+                pf_B[k][j] = sigma.prove(G, blinding_relation(G, pk, B[k][j]), (rr, bS[k][j]), rng)
+    with clock("M6 verify others' PoKs"):
+        blinding_ok = [all(sigma.verify(G, blinding_relation(G, pk, B[j][i]), pf_B[j][i]) for k, j in others(m))
+                       for i in range(n)]
+    with clock("M8 decryption shares + proofs, verify others"):      # with M7, the blinded product
+        E_bar = list(cur)
+        for k in range(m):
+            E_bar = [elgamal.mult(G, E, Bk) for E, Bk in zip(E_bar, B[k])]
+        D, pf_D = [[None] * n for _ in range(m)], [[None] * n for _ in range(m)]
+        for k in range(m):
+            for j in range(n):
+                D[k][j], pf_D[k][j] = elgamal.share_decrypt(G, E_bar[j], mo.sks[k], mo.pks[k], rng)
+        decryption_ok = [all(elgamal.verify_share(G, E_bar[i], mo.pks[j], D[j][i], pf_D[j][i])
+                             for k, j in others(m)) for i in range(n)]
+        S_t = [elgamal.combine(G, E_bar[j], [D[k][j] for k in range(m)]) for j in range(n)]
     c_t = [(c + sum(bc[k][j] for k in range(m))) % G.q for j, c in enumerate(c_vals)]
     r_t = [(rv + sum(br[k][j] for k in range(m))) % G.q for j, rv in enumerate(r_vals)]
     # M9: shares of delta0, delta1 = bS·bc, delta2 = delta0·bc, item by item
@@ -223,23 +230,25 @@ def query(G, mo: MixOutputs, open_pfs, rng=SYSTEM_RANDOM) -> DBRSMResult:
     d0 = [[G.random_scalar(rng) for _ in range(n)] for _ in range(m)]
     d1 = list(zip(*(beaver_multiply(G, col(bS, j), col(bc, j), rng) for j in range(n))))
     d2 = list(zip(*(beaver_multiply(G, col(d0, j), col(bc, j), rng) for j in range(n))))
-    # M10, M11: shares of z1 with PoKs of their openings
-    h2p = G.eg1f2 ** -1
-    z1s = [[G.expT(h2p, bS[k][j]) * G.expT(G.fT, d0[k][j]) for j in range(n)] for k in range(m)]
-    pf_z1 = [[sigma.prove(G, z1_relation(G, z1s[k][j]), (bS[k][j], d0[k][j]), rng) for j in range(n)]
-             for k in range(m)]
-    z1_ok = [all(sigma.verify(G, z1_relation(G, z1s[j][i]), pf_z1[j][i]) for k, j in others(m))
-             for i in range(n)]
-    blinded = [Blinded(S_t[j], c_t[j], r_t[j], G.prod(col(z1s, j), G.oneT)) for j in range(n)]
-    # M12, M13: every mix-server computes the statements, then the DPKs
-    for _ in range(m):
-        eg1X = G.pair(G.g1, X)
-        statements = [Statement(G, X, eg1X, vj, bl) for vj, bl in zip(mo.v_out, blinded)]
-    dpk = [sigma.prove_distributed(G, statements[j].relation,
-                                   [(bS[k][j], bc[k][j], br[k][j], d0[k][j], d1[k][j], d2[k][j])
-                                    for k in range(m)], rng) for j in range(n)]
-    # Q2
-    dpk_ok = verify_dpk(G, X, mo.v_out, blinded, dpk)
+    with clock("M10 z1 shares + PoK"):                # shares of z1 with PoKs of their openings
+        h2p = G.eg1f2 ** -1
+        z1s = [[G.expT(h2p, bS[k][j]) * G.expT(G.fT, d0[k][j]) for j in range(n)] for k in range(m)]
+        pf_z1 = [[sigma.prove(G, z1_relation(G, z1s[k][j]), (bS[k][j], d0[k][j]), rng) for j in range(n)]
+                 for k in range(m)]
+    with clock("M11 verify others' z1 PoKs"):
+        z1_ok = [all(sigma.verify(G, z1_relation(G, z1s[j][i]), pf_z1[j][i]) for k, j in others(m))
+                 for i in range(n)]
+        blinded = [Blinded(S_t[j], c_t[j], r_t[j], G.prod(col(z1s, j), G.oneT)) for j in range(n)]
+    with clock("M12 generators"):                     # every mix-server computes the statements
+        for _ in range(m):
+            eg1X = G.pair(G.g1, X)
+            statements = [Statement(G, X, eg1X, vj, bl) for vj, bl in zip(mo.v_out, blinded)]
+    with clock("M13 DPK commit and response"):
+        dpk = [sigma.prove_distributed(G, statements[j].relation,
+                                       [(bS[k][j], bc[k][j], br[k][j], d0[k][j], d1[k][j], d2[k][j])
+                                        for k in range(m)], rng) for j in range(n)]
+    with clock("Q2 generators + verify DPKs"):
+        dpk_ok = verify_dpk(G, X, mo.v_out, blinded, dpk)
     all_ok = sigs_ok and all(shuffle_ok)
     verdict = [all_ok and blinding_ok[j] and decryption_ok[j] and z1_ok[j] and dpk_ok[j] for j in range(n)]
     return DBRSMResult(
@@ -280,9 +289,8 @@ def step_counts(n: int, m: int, curve: str = "bn254") -> dict:
                                         g1_to_bytes=(m - 1) * sh_bytes),
         "M5 blinding encryptions + PoK": c(g1_mul=6 * n, g1_add=2 * n, g1_to_bytes=7 * n),
         "M6 verify others' PoKs": c(g1_mul=5 * n * (m - 1), g1_add=3 * n * (m - 1), g1_to_bytes=7 * n * (m - 1)),
-        "M7 multiply in the blindings": c(g1_add=2 * n),
-        "M8 decryption shares + proofs, verify others": c(g1_mul=3 * n + 4 * n * (m - 1),
-                                                          g1_add=2 * n * (m - 1) + n, g1_to_bytes=8 * n * m),
+        "M8 decryption shares + proofs, verify others": c(g1_mul=3 * n + 4 * n * (m - 1),   # with M7's 2n
+                                                          g1_add=2 * n + 2 * n * (m - 1) + n, g1_to_bytes=8 * n * m),
         "M10 z1 shares + PoK": c(gt_exp=4 * n, gt_to_bytes=4 * n),
         "M11 verify others' z1 PoKs": c(gt_exp=3 * n * (m - 1), gt_to_bytes=4 * n * (m - 1)),
         "M12 generators": c(**generators),
