@@ -54,10 +54,8 @@ def test_short_exponentiations_refuse_an_exponent_too_long(G):
     assert bbsig.sum_bits(1) == 80 and bbsig.sum_bits(2) == 81 and bbsig.sum_bits(4) == 82 and bbsig.sum_bits(5) == 83
 
 
-def per_step_tally(G, n, m):
-    """{step: tallied Counts of the whole run's step (all m mix-servers)} of an honest query."""
-    rng = random.Random(f"light ops {n} {m}")
-    mo = dbsm.mix_outputs(G, n, m, rng)
+def tallying_clock():
+    """(a step clock that records each step's tally, {step: tally} it fills)."""
     steps = {}
 
     @contextmanager
@@ -65,6 +63,14 @@ def per_step_tally(G, n, m):
         with counting() as c:
             yield
         steps[step] = dict(c)
+    return clock, steps
+
+
+def per_step_tally(G, n, m):
+    """{step: tallied Counts of the whole run's step (all m mix-servers)} of an honest query."""
+    rng = random.Random(f"light ops {n} {m}")
+    mo = dbsm.mix_outputs(G, n, m, rng)
+    clock, steps = tallying_clock()
     with counting() as whole:
         assert all(dbsm.query(G, mo, rng, clock=clock).verdict)
     return steps, dict(whole)
@@ -101,17 +107,10 @@ def test_a_run_tallies_the_light_operations_each_step_states(G, n, m):
 def test_each_dbrsm_step_tallies_what_it_states(G, n, m):
     """Step by step, through the clock the validation times them with: every key, light ones included
     (an M step covers all m mix-servers)."""
-    from contextlib import contextmanager
     rng = random.Random(f"dbrsm steps {n} {m}")
     mo = dbsm.mix_outputs(G, n, m, rng)
     pfs = dbrsm.sender_proofs(G, mo, rng)
-    tallied = {}
-
-    @contextmanager
-    def clock(step):
-        with counting() as c:
-            yield
-        tallied[step] = dict(c)
+    clock, tallied = tallying_clock()
     assert all(dbrsm.query(G, mo, pfs, rng, clock=clock).verdict)
     assert tallied == {s: dict(c) for s, c in model.run_counts(dbrsm.step_counts(n, m), m).items()}
 

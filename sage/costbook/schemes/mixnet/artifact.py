@@ -561,6 +561,13 @@ def speedup_intervals(per_mixer: dict, n: int = N_SEED) -> dict:
     return {k: (mid[k], slow[k], fast[k]) for k in SPEEDUPS}
 
 
+def loo_speedups(totals: list | None = None) -> dict:
+    """The three speedups from the leave-one-out totals (``loo_totals``, computed if not given), each
+    (value, low, high) from the per-mix-server totals' intervals (``speedup_intervals``)."""
+    per = {sp[0]: t for sp, t in zip(TOTALS, totals or loo_totals()) if sp[1] == "mixer"}
+    return speedup_intervals({s: (per[s].loo_s, per[s].low_s, per[s].high_s) for s in ("dbsm", "dbrsm")})
+
+
 def report_subtotals(cal: Calibration | None = None) -> list:
     """The report's intermediate totals (get_blsigs, dpk_bbsig... 'mixer 0 total time'), each the sum of
     the step lines of its section and party printed since the previous total: (published key, published

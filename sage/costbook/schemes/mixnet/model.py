@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ... import defaults
 from ...cost import Counts, price
-from ...intervals import fmt_interval, fmt_named, named, spreadless
+from ...intervals import fmt_named, named, spreadless
 from ...keys import modexp_key
 from ...report import fmt_time
 from .. import options
@@ -228,16 +228,15 @@ def reproduction(n: int = N_SEED, m: int = M_SEED, security: str = "malicious") 
            "worst_step_error": cal.worst(), "worst_step_error_leave_one_out": cal.worst(loo=True)}
     if (n, m, security) == (N_SEED, M_SEED, "malicious"):
         # out of sample first: each total as the sum of its lines' leave-one-out predictions
+        totals = artifact.loo_totals(cal)
         out["totals"] = [{"what": t.label, "published_s": t.published_s, "line": t.line,
                           "leave_one_out_s": t.loo_s, "leave_one_out_error": t.loo_s / t.published_s - 1,
                           "leave_one_out_low_s": t.low_s, "leave_one_out_high_s": t.high_s,
                           "model_s": t.fitted_s, "model_low_s": t.low_s, "model_high_s": t.high_s,
                           "error": t.fitted_s / t.published_s - 1, "inside": t.low_s <= t.published_s <= t.high_s}
-                         for t in artifact.loo_totals(cal)]
-        loo = {sp[0]: t for sp, t in zip(artifact.TOTALS, artifact.loo_totals(cal)) if sp[1] == "mixer"}
-        out["ratios_leave_one_out"] = {
-            k: {"ratio": v, "low": lo, "high": hi} for k, (v, lo, hi) in artifact.speedup_intervals(
-                {s: (loo[s].loo_s, loo[s].low_s, loo[s].high_s) for s in ("dbsm", "dbrsm")}).items()}
+                         for t in totals]
+        out["ratios_leave_one_out"] = {k: {"ratio": v, "low": lo, "high": hi}
+                                       for k, (v, lo, hi) in artifact.loo_speedups(totals).items()}
     out["at_n_m"] = artifact.whatif(cal, ns=(n,), ms=(m,), security=security)[0]
     return out
 
@@ -274,7 +273,7 @@ def format_estimate(result: dict) -> str:
                          f"{fmt_time(t['model_s'])} {t['error']:+.1%}, both in "
                          f"[{fmt_time(t['model_low_s'])}, {fmt_time(t['model_high_s'])}] (the prices' spread over the refits); "
                          f"published inside: {'yes' if t['inside'] else 'no'}")
-        ratio = lambda r: f"{r['ratio']:.1f}x [{r['low']:.1f}-{r['high']:.1f}]"
+        ratio = lambda r: f"{r['ratio']:.1f}x [{r['low']:.1f}–{r['high']:.1f}]"
         if "ratios_leave_one_out" in rep:
             r = rep["ratios_leave_one_out"]
             lines.append(f"  leave-one-out: DB-SM vs zkSNARK {ratio(r['dbsm_vs_zksnark'])}, DB-RSM vs zkSNARK "
