@@ -112,13 +112,14 @@ def test_merkle_verify_and_updates():
 
 def test_counts_by_running_equal_the_formulas():
     for n in (8, 13):
-        counts, _, h = model.run_ops(n)
+        run = model.run_ops(n)
         formulas = {"pointproofs": model.pointproofs_counts(n),
-                    "merkle": model.merkle_counts(n, update_height=h, interpreter=True)}
+                    "merkle": model.merkle_counts(n, update_height=run.height)}
+        counts = run.counts
         for key, c in counts.items():
             scheme, op = key.split("/")
             assert dict(c) == dict(formulas[scheme][op]), (n, key)
-    counts, _, _ = model.run_ops(8, msm=True)
+    counts = model.run_ops(8, msm=True).counts
     assert dict(counts["pointproofs/commit"]) == dict(model.pointproofs_counts(8, msm=True)["commit"])
 
 

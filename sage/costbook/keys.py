@@ -106,18 +106,6 @@ FAMILIES: list[Family] = [
     Family(r"bytes/copy",
            "one byte copied into a new Python bytes object (a byte string built by repeated "
            "concatenation, res += piece, is copied whole at every step)", "hashing"),
-    # The book's Python Merkle tree spends about as much in the interpreter as in SHA-256; these price
-    # that code (costbook.backends.interpreter), never the scheme, and leave the hashing to sha256/*.
-    Family(r"python/merkle/(?P<op>commit|verify|commit_update|proof_update)",
-           "the Python interpreter's work in one call of the book's Merkle {op} on the smallest vector "
-           "(n = 2: one level; a proof update meets at height 0), SHA-256 excluded: argument checks, "
-           "hash inputs assembled by concatenation, calls of the hashing helper, the result assembled",
-           "Python interpreter"),
-    Family(r"python/merkle/(?P<unit>leaf|node|level)",
-           "the Python interpreter's work for each Merkle {unit} beyond the n = 2 call (a leaf or inner "
-           "node of the tree, a level climbed on a path), SHA-256 excluded: the hash input assembled by "
-           "concatenation (a level slices its sibling from the proof first), the hashing helper called, "
-           "the digest kept", "Python interpreter"),
     # Protocol-level times (a whole step of a scheme), for published step timings and
     # validation runs; they are never mixed into primitive count vectors.
     Family(r"step/(?P<scheme>[a-z0-9_]+)/(?P<step>[a-z0-9_]+(?:/[a-z0-9_]+)*)",

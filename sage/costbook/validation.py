@@ -46,13 +46,13 @@ VALIDATION_PROFILE = Profile("validation", samples=7, min_batch_seconds=0.1, war
 DEFAULT_BOUND = 0.05
 
 
-def bound_of(step: str, bounds: Mapping[str, float] | None = None) -> float:
+def bound_of(step: str, bounds: Mapping[str, float] | None = None, default: float = DEFAULT_BOUND) -> float:
     """The bound of `step`: the first pattern of `bounds` (fnmatch globs over step names, in order)
-    that matches it, else DEFAULT_BOUND."""
+    that matches it, else `default` (DEFAULT_BOUND)."""
     for pattern, bound in (bounds or {}).items():
         if fnmatch.fnmatchcase(step, pattern):
             return bound
-    return DEFAULT_BOUND
+    return default
 
 
 def find_benchmark(key: str, backend: str) -> Benchmark:
@@ -93,7 +93,8 @@ def measure_keys(keys, backend: str, profile: Profile = VALIDATION_PROFILE):
 
 
 #: the largest share of a step its replay (``replay``: the interpreter's work, the priced operations
-#: answered from a record) may take: beyond it the step does heavy work that nothing tallies
+#: answered from a record) may take: beyond it the step does heavy work that nothing tallies.  A scheme
+#: whose code is mostly Python around cheap primitives states its own (``INTERPRETER_LIMITS``).
 INTERPRETER_SHARE_LIMIT = 0.10
 
 
@@ -150,7 +151,8 @@ class StepCheck:
 
 
 def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[str, Counts],
-                   backend: str, profile: Profile = VALIDATION_PROFILE) -> list:
+                   backend: str, profile: Profile = VALIDATION_PROFILE,
+                   replays: Mapping[str, Callable[[], object]] | None = None) -> list:
     """Time each step callable and compare it with its count vector priced now.
 
     The primitives the counts use and the steps themselves are timed in the same rounds
@@ -158,17 +160,26 @@ def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[st
     are compared by their medians.  Not by their fastest samples: a step's prediction adds up
     several primitives, each of whose fastest sample catches its own quietest moment, so a sum of
     minima runs below any one run of the step (on a busy two-core machine by 5-10%).
+
+    ``replays[name]``, where given, runs the same step with its priced operations answered from a
+    record (the Merkle code's hashes: ``merkle.answering``), timed in the same rounds: its median is
+    the step's interpreter work, added to the prediction as a measured term.
     """
     missing = set(steps) ^ set(counts)
     if missing:
         raise ValueError(f"steps and counts must name the same steps; mismatch: {sorted(missing)}")
+    replays = dict(replays or {})
+    if set(replays) - set(steps):
+        raise ValueError(f"replays of steps that are not validated: {sorted(set(replays) - set(steps))}")
     keys = sorted({k for c in counts.values() for k in c})
     ops = _primitive_ops(keys, backend)
     ops.update({("step", name): op for name, op in steps.items()})
+    ops.update({("replay", name): op for name, op in replays.items()})
     timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
                              warmup_seconds=profile.warmup_seconds)
     prices = measured_now(backend, {k: timed[("key", k)].to_entry() for k in keys}, profile, "validate_steps")
-    return [StepCheck.of(name, price(counts[name], prices, backend), timed[("step", name)])
+    return [StepCheck.of(name, price(counts[name], prices, backend), timed[("step", name)],
+                         timed.get(("replay", name)))
             for name in steps]
 
 
@@ -259,26 +270,35 @@ def yes_no(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-def validation_runs(cases, backend: str = "sage", bounds: Mapping[str, float] | None = None) -> dict:
-    """Validate several runs: cases yields (labels, steps, counts); returns
-    {"runs": [{**labels, "checks": [...]}, ...], "worst_error": ...} for a scheme's validate()."""
-    return runs_result([{**labels, "checks": [c.to_dict() for c in validate_steps(steps, counts, backend)]}
-                        for labels, steps, counts in cases], bounds)
+def validation_runs(cases, backend: str = "sage", bounds: Mapping[str, float] | None = None,
+                    interpreter_limits: Mapping[str, float] | None = None) -> dict:
+    """Validate several runs: cases yields (labels, steps, counts) or (labels, steps, counts, replays);
+    returns {"runs": [{**labels, "checks": [...]}, ...], "worst_error": ...} for a scheme's validate()."""
+    runs = []
+    for labels, steps, counts, *replays in cases:
+        checks = validate_steps(steps, counts, backend, replays=replays[0] if replays else None)
+        runs.append({**labels, "checks": [c.to_dict() for c in checks]})
+    return runs_result(runs, bounds, interpreter_limits)
 
 
-def runs_result(runs: list, bounds: Mapping[str, float] | None = None) -> dict:
+def runs_result(runs: list, bounds: Mapping[str, float] | None = None,
+                interpreter_limits: Mapping[str, float] | None = None) -> dict:
     """{"runs": runs, "worst_error": the largest |error| of any check in them, "in_interval": how many
     checks' measured times fall in their predicted intervals, "checked": how many checks,
-    "beyond_bound": the checks whose |error| exceeds their bound (``bound_of``)}; each check gains its
-    "bound" and "within_bound"."""
+    "beyond_bound": the checks whose |error| exceeds their bound (``bound_of``) or whose replay takes
+    more than its share (`interpreter_limits`, globs as `bounds`, default INTERPRETER_SHARE_LIMIT)};
+    each check gains its "bound", "interpreter_limit" and "within_bound"."""
     checks = [c for r in runs for c in r["checks"]]
     for c in checks:
         c["bound"] = bound_of(c["step"], bounds)
+        c["interpreter_limit"] = bound_of(c["step"], interpreter_limits, INTERPRETER_SHARE_LIMIT)
         # a step whose replay takes a large share does heavy work no count prices: not within bound
         c["within_bound"] = (abs(c["error"]) <= c["bound"]
-                             and c.get("interpreter_share", 0.0) <= INTERPRETER_SHARE_LIMIT)
+                             and c.get("interpreter_share", 0.0) <= c["interpreter_limit"])
     beyond = [{**{k: v for k, v in r.items() if k != "checks"}, "step": c["step"], "error": c["error"],
-               "bound": c["bound"], **({"interpreter_share": c["interpreter_share"]} if "interpreter_share" in c else {})}
+               "bound": c["bound"], **({"interpreter_share": c["interpreter_share"],
+                                        "interpreter_limit": c["interpreter_limit"]}
+                                       if "interpreter_share" in c else {})}
               for r in runs for c in r["checks"] if not c["within_bound"]]
     return {"runs": runs, "worst_error": max(abs(c["error"]) for c in checks),
             "in_interval": sum(c["inside"] for c in checks), "checked": len(checks),
@@ -300,8 +320,16 @@ def format_runs(result: dict, labels) -> str:
     for r in result["runs"]:
         for c in r["checks"]:
             t.add(*(r[f] for f in labels), c["step"], *format_check(c),
-                  *([f"{fmt_time(c['interpreter_s'])} ({c['interpreter_share']:.1%})"] if replayed else []))
+                  *([interpreter_cell(c)] if replayed else []))
     return t.to_text() + "\n" + summary_line(result)
+
+
+def interpreter_cell(c: dict) -> str:
+    """A check's measured interpreter work and its share of the prediction, or a dash where the step
+    was not replayed."""
+    if "interpreter_s" not in c:
+        return "–"
+    return f"{fmt_time(c['interpreter_s'])} ({c['interpreter_share']:.1%})"
 
 
 def summary_line(result: dict) -> str:
@@ -311,6 +339,6 @@ def summary_line(result: dict) -> str:
             f"{result['checked']} steps; "
             + ("beyond their bound: " + ", ".join(f"{b['step']} {b['error']:+.1%} (bound {b['bound']:.0%}"
                                                    + (f", interpreter {b['interpreter_share']:.0%}"
-                                                      if b.get("interpreter_share", 0) > INTERPRETER_SHARE_LIMIT else "")
+                                                      if b.get("interpreter_share", 0) > b.get("interpreter_limit", 1) else "")
                                                    + ")" for b in beyond) if beyond else
                "every step within its bound"))

@@ -75,7 +75,5 @@ SIZED = (
                     "costbook.backends.vectorcommit"),
     # hashlib is the same call from Sage code as from Python
     SizedBenchmarks(r"sha(256|512)/", "costbook.backends.hashing", same_as=(("sage", "python"), ("python", "python"))),
-    # the book's own Python code, registered by the scheme that owns it (Sage runs the same code)
-    SizedBenchmarks(r"python/", "costbook.backends.interpreter", same_as=(("sage", "python"), ("python", "python"))),
 )
 

@@ -15,18 +15,16 @@ changes in one entry only, at height h = floor(log2(p XOR c)): recomputed with 1
 c's proof, or copied from the helper with none.
 
 Every SHA-256 call is tallied as ``sha256/<input bytes>B``.  The Python around the hashes (inputs
-assembled by concatenation, argument checks, slicing, loops) costs about as much again; it is tallied
-as ``python/merkle/<unit>`` (``costbook.keys``): each operation once, as its call on the smallest tree
-(n = 2) costs, and each leaf, inner node or path level beyond that call.  Those are prices of this
-Python code, not of the scheme: veccom-rust pays the hashes only.  ``INTERPRETER_UNITS`` registers
-the benchmarks, which run these very functions with a helper that does no hashing (``sha256=``).
+assembled by concatenation, argument checks, slicing, loops) costs about as much again; that is a price
+of this code, not of the scheme (veccom-rust pays the hashes only), and it is measured rather than
+counted: ``recording`` and ``answering`` let a validation run the very same operation with each
+hashlib call answered from a record of its digests, so that what is left is the interpreter's work.
 """
 from __future__ import annotations
 
-import random
+import itertools
 from hashlib import sha256 as _hashlib_sha256     # one name to load, as the sha256/* benchmarks call it
 
-from ...backends.interpreter import register
 from ...counting import is_counting, tally
 
 EMPTY = bytes(32)
@@ -50,11 +48,6 @@ def _sha256(data: bytes) -> bytes:
     if is_counting():                   # the key is formatted only when someone counts
         tally(f"sha256/{len(data)}B")
     return _hashlib_sha256(data).digest()
-
-
-def _tally_python(unit: str, n: int = 1) -> None:
-    if n and is_counting():
-        tally(f"python/merkle/{unit}", n)
 
 
 def _leaf(n_le: bytes, v: bytes, sha256=_sha256) -> bytes:
@@ -97,15 +90,10 @@ class Tree:
         self.n_le = n_le = n.to_bytes(8, "little")
         self.nodes = nodes = [EMPTY] * (2 << self.depth)
         _hash_leaves(nodes, 1 << self.depth, n_le, values, sha256)
-        occupied, inner = n, 0
+        occupied = n
         for level in range(self.depth - 1, -1, -1):         # hash only nodes with a real leaf below
             occupied = (occupied + 1) // 2
             _hash_level(nodes, 1 << level, occupied, n_le, sha256)
-            inner += occupied
-        # the call at n = 2 hashes 2 leaves and 1 inner node
-        _tally_python("commit")
-        _tally_python("leaf", n - 2)
-        _tally_python("node", inner - 1)
 
     @property
     def root(self) -> bytes:
@@ -152,16 +140,12 @@ def _verify(n: int, root: bytes, i: int, v: bytes, proof: bytes, sha256) -> bool
     # so the hashing helper a benchmark swaps goes in here
     _check_index(n, i)
     tree_params = params(n)
-    _tally_python("verify")
-    _tally_python("level", tree_params[1] - 1)          # the call at n = 2 climbs one level
     return _path(tree_params, i, proof, v, sha256)[0] == root
 
 
 def commit_update(n: int, i: int, proof_i: bytes, new: bytes, sha256=_sha256):
     """(new root, helper): the changed leaf's new path; the siblings on it do not change."""
     tree_params = params(n)
-    _tally_python("commit_update")
-    _tally_python("level", tree_params[1] - 1)
     root, path = _path(tree_params, _check_index(n, i), proof_i, new, sha256)
     return root, b"".join(path)
 
@@ -179,8 +163,6 @@ def proof_update(n: int, proof_p: bytes, p: int, c: int, proof_c: bytes, new_c: 
         entry = _check_length(helper, depth, "the helper")[32 * h: 32 * h + 32]   # a copy, no hashing
     else:
         _check_length(proof_c, depth, "the changed position's proof")
-        _tally_python("proof_update")
-        _tally_python("level", h)                       # at n = 2, h = 0: the call climbs no level
         n_le = n.to_bytes(8, "little")
         entry = _climb(n_le, c, _leaf(n_le, new_c, sha256), proof_c, h, sha256)[0]
     return proof_p[:32 * h] + entry + proof_p[32 * h + 32:]
@@ -192,53 +174,29 @@ def proof_bytes(n: int) -> int:
 
 
 # ---------------------------------------------------------------------------
-# The interpreter's units: each benchmark runs the functions above with `_no_hash` for SHA-256,
-# on fresh random inputs, so that it times the Python around the hashes and nothing of hashlib.
+# The interpreter's work, measured: an operation run again with hashlib's work answered from a record
 
-def _no_hash(data: bytes) -> bytes:
-    """``_sha256`` without its hashlib call (priced by the sha256 keys): the check it makes, no hashing."""
-    is_counting()
-    return EMPTY
+def recording():
+    """(a hashing helper that hashes as ``_sha256`` does and keeps each digest, the list it keeps)."""
+    digests = []
 
-
-def _smallest_call(op: str):
-    """The operation on a fresh vector of n = 2 (one level; a proof update meets at height 0)."""
-    vals, new = [random.randbytes(32) for _ in range(2)], random.randbytes(32)
-    if op == "commit":
-        return lambda: Tree(vals, _no_hash)
-    tree = Tree(vals)
-    root, p0, p1 = tree.root, tree.prove(0), tree.prove(1)
-    return {"verify": lambda: _verify(2, root, 0, vals[0], p0, _no_hash),    # the lambda stands for verify
-            "commit_update": lambda: commit_update(2, 1, p1, new, _no_hash),
-            "proof_update": lambda: proof_update(2, p0, 0, 1, p1, new, None, _no_hash)}[op]
+    def sha256(data: bytes) -> bytes:
+        digest = _hashlib_sha256(data).digest()
+        digests.append(digest)
+        return digest
+    return sha256, digests
 
 
-#: levels climbed per call of the level benchmark: its loop runs them as the code does, and the
-#: loop's own entry is spread thin
-LEVELS_PER_CALL = 64
-#: leaves hashed per call of the leaf benchmark, at slots 256..511 (an inner node: half as many, one
-#: level up): index arithmetic past 256 makes new int objects, as in any tree of 256 leaves or more
-NODES_PER_CALL = 256
+def answering(digests: list):
+    """A stand-in for ``_sha256`` that answers each call with the next of `digests`, the record of one
+    run of an operation: the same helper call and counting check, no hashlib.  It cycles, so one
+    stand-in serves every repetition of that operation in a timing loop (the operation hashes the
+    same inputs in the same order each time).  The operation run with it takes the time of the
+    Python around its hashes; the hashes themselves are priced by the sha256 benchmarks."""
+    answer = itertools.cycle(digests).__next__
 
-
-def _more(unit: str):
-    """Leaves, inner nodes or path levels, hashed by the loops Tree and _path run."""
-    n_le, cur = (2 * NODES_PER_CALL).to_bytes(8, "little"), random.randbytes(32)
-    if unit == "level":
-        k = LEVELS_PER_CALL
-        proof, i = random.randbytes(32 * k), random.randrange(1 << 30)     # a one-digit int, as any index
-        return lambda: _climb(n_le, i, cur, proof, k, _no_hash)
-    k = NODES_PER_CALL
-    nodes = [random.randbytes(32) for _ in range(2 * k)]        # leaves at slots k..2k-1, their parents below
-    if unit == "leaf":
-        values = [random.randbytes(32) for _ in range(k)]
-        return lambda: _hash_leaves(nodes, k, n_le, values, _no_hash)
-    return lambda: _hash_level(nodes, k // 2, k // 2, n_le, _no_hash)
-
-
-INTERPRETER_UNITS = ("commit", "verify", "commit_update", "proof_update", "leaf", "node", "level")
-for _unit in INTERPRETER_UNITS[:4]:
-    register(f"python/merkle/{_unit}", lambda op=_unit: _smallest_call(op))
-for _unit in INTERPRETER_UNITS[4:]:
-    register(f"python/merkle/{_unit}", lambda unit=_unit: _more(unit),
-             per_call={"level": LEVELS_PER_CALL, "leaf": NODES_PER_CALL, "node": NODES_PER_CALL // 2}[_unit])
+    def sha256(data: bytes) -> bytes:
+        if is_counting():               # _sha256's own check, so that the call has its shape
+            tally(f"sha256/{len(data)}B")
+        return answer()
+    return sha256
