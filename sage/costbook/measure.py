@@ -19,6 +19,7 @@ import math
 import re
 import statistics
 import sys
+import time
 import tempfile
 from pathlib import Path
 
@@ -186,6 +187,31 @@ def spread_summary(results: dict) -> str:
             f"90th percentile {p90:.1%}; widest: {worst}")
 
 
+class StageLog:
+    """The progress bar's interface for a log that is not a terminal: one line per stage (setting up,
+    warming up, each round), with the time since the start, instead of a bar redrawn in place."""
+
+    def __init__(self, total: int, stream=None):
+        self.total, self.done, self.stage = total, 0, None
+        self.stream = stream or sys.stderr
+        self.t0 = time.monotonic()
+
+    def set_description(self, what: str) -> None:
+        # "set up <backend> <key>", "warm-up <backend> <key>" (one stage each), "round k of n" (one each)
+        stage = ("setting up the benchmarks" if what.startswith("set up") else
+                 "warming up the benchmarks" if what.startswith("warm-up") else what)
+        if stage != self.stage:
+            self.stage = stage
+            print(f"measure: {stage} (step {self.done + 1} of {self.total}, {time.monotonic() - self.t0:.0f} s)",
+                  file=self.stream, flush=True)
+
+    def update(self) -> None:
+        self.done += 1
+
+    def close(self) -> None:
+        print(f"measure: {self.done} steps in {time.monotonic() - self.t0:.0f} s", file=self.stream, flush=True)
+
+
 def measure(profile: str = "quick", out: Path | None = None, only=None, backends=None,
             name: str | None = None, progress: bool = True, report=print, repeat: int = 1) -> Path:
     """Time every selected benchmark and write the file.  With `repeat` > 1 the whole selection is
@@ -211,9 +237,12 @@ def measure(profile: str = "quick", out: Path | None = None, only=None, backends
     runs: dict = {}
     bar = None
     if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=interleaved_steps(len(benches), prof) * repeat, unit="step", file=sys.stderr,
-                   dynamic_ncols=True)
+        total = interleaved_steps(len(benches), prof) * repeat
+        if sys.stderr.isatty():
+            from tqdm import tqdm
+            bar = tqdm(total=total, unit="step", file=sys.stderr, dynamic_ncols=True)
+        else:
+            bar = StageLog(total)       # a log file gets lines, not a bar's carriage returns
     try:
         for round_ in range(repeat):
             def tick(what, run=f" (run {round_ + 1} of {repeat})" if repeat > 1 else ""):
