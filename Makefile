@@ -2,7 +2,8 @@
 #
 #   make book   set up .venv, measure this machine (quick profile), execute every chapter
 #               against those measurements into build/chapters, render the book into build/book
-#   make test   set up .venv, run the library tests and strict nbval on the committed chapters
+#   make test   set up .venv, run the library tests and strict nbval on the committed chapters (two
+#               workers), then the validation tests alone
 #
 # Other targets: setup, measure, chapters, render, reference (re-execute the committed
 # chapters against the committed reference file), measure-reference (full profile),
@@ -61,8 +62,12 @@ chapter: setup
 	$(if $(MEASUREMENTS),COSTBOOK_MEASUREMENTS=$(abspath $(MEASUREMENTS))) $(PY) -m costbook.book.render --project . --notebooks build/chapters --out build/book
 	@echo "Chapter: file://$(CURDIR)/build/book/$(patsubst %.ipynb,%.html,$(CHAPTER_FILE))"
 
+# Two phases.  First the library tests and strict nbval of every chapter on two workers (pytest-xdist;
+# --dist loadfile keeps each chapter's cells on one worker, in order; the chapters' live timings are
+# output-ignored).  Then the validation tests alone, so that their timings have the machine to themselves.
 test: setup
-	$(PY) -m pytest tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider
+	$(PY) -m pytest -n 2 --dist loadfile -m "not validation" tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider
+	$(PY) -m pytest -m validation tests -p no:cacheprovider
 
 reference: setup
 	$(PY) -m costbook.book.execute --inplace
