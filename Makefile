@@ -53,14 +53,17 @@ lab: setup
 
 # One chapter, parameters overridden without editing it: CHAPTER=04 (or a path), SET='NAME=VALUE'
 # (a Python literal; for several, call python -m costbook.book.execute with one --set each).
-# Priced with MEASUREMENTS (default: the committed reference file).
-CHAPTER_FILE = $(or $(wildcard $(CHAPTER)),$(wildcard chapters/$(CHAPTER)*.ipynb))
+# Priced with MEASUREMENTS (default: the committed reference file).  The three values reach the
+# chapter runner as environment variables, unexpanded ($(value ...)), and never appear in a command
+# line, so no shell parses them; unexport keeps make from expanding them into the recipe's
+# environment under their own names.  The runner checks them all before a kernel starts, says in
+# one line what failed, exits non-zero, and re-renders the book only after the chapter ran.
+unexport CHAPTER SET MEASUREMENTS
+chapter: export COSTBOOK_CHAPTER = $(value CHAPTER)
+chapter: export COSTBOOK_SET = $(value SET)
+chapter: export COSTBOOK_CHAPTER_MEASUREMENTS = $(value MEASUREMENTS)
 chapter: setup
-	@test -n "$(CHAPTER_FILE)" || { echo "CHAPTER=$(CHAPTER): no such chapter (e.g. CHAPTER=04)"; exit 1; }
-	$(PY) -m costbook.book.execute $(CHAPTER_FILE) --out build/chapters $(if $(SET),--set '$(SET)') \
-	  $(if $(MEASUREMENTS),--measurements $(MEASUREMENTS))
-	$(if $(MEASUREMENTS),COSTBOOK_MEASUREMENTS=$(abspath $(MEASUREMENTS))) $(PY) -m costbook.book.render --project . --notebooks build/chapters --out build/book
-	@echo "Chapter: file://$(CURDIR)/build/book/$(patsubst %.ipynb,%.html,$(CHAPTER_FILE))"
+	$(PY) -m costbook.book.execute --from-env --out build/chapters --render build/book
 
 # Two phases.  First the library tests and strict nbval of every chapter on two workers (pytest-xdist;
 # --dist loadfile keeps each chapter's cells on one worker, in order; the chapters' live timings are

@@ -15,11 +15,19 @@ Two uses:
         runs one chapter with parameters overridden, without editing it: as papermill does, the
         values go into a new cell tagged `injected-parameters` right after the cell tagged
         `parameters`.  Each NAME must be assigned in that cell; each VALUE is a Python literal.
+
+    python -m costbook.book.execute --from-env --out build/chapters --render build/book
+        what `make chapter` runs: the chapter, one NAME=VALUE and the measurement file come from the
+        environment ($COSTBOOK_CHAPTER, $COSTBOOK_SET, $COSTBOOK_CHAPTER_MEASUREMENTS), where make puts
+        its variables CHAPTER, SET and MEASUREMENTS unexpanded, so that no shell ever parses them;
+        everything is checked before the kernel starts, a failure is one line and a non-zero exit,
+        and the book is re-rendered only when the chapter ran.
 """
 from __future__ import annotations
 
 import argparse
 import ast
+import glob
 import os
 import re
 import sys
@@ -115,6 +123,84 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
     return elapsed
 
 
+#: where `make chapter` puts its variables (target-specific exports of $(value ...): no shell, no
+#: expansion by make); --from-env reads them
+ENV_CHAPTER, ENV_SET, ENV_MEASUREMENTS = "COSTBOOK_CHAPTER", "COSTBOOK_SET", "COSTBOOK_CHAPTER_MEASUREMENTS"
+
+
+def shown(text: str) -> str:
+    """A value from the user echoed in a one-line message: quoted, control characters escaped."""
+    return repr(text)
+
+
+def resolve_chapter(root: Path, text: str) -> Path:
+    """CHAPTER as make takes it: a path to a notebook, or the start of a file name in chapters/
+    (CHAPTER=04); exactly one chapter must match.  Raises ParameterError."""
+    if not text.strip():
+        raise ParameterError("CHAPTER is empty: give a chapter, e.g. CHAPTER=04")
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise ParameterError(f"CHAPTER={shown(text)}: control characters in a chapter name")
+    path = Path(text) if Path(text).is_absolute() else root / text
+    if path.suffix == ".ipynb" and path.is_file():
+        return path.resolve()
+    if "/" not in text:
+        found = sorted(Path(p) for p in glob.glob(glob.escape(str(root / "chapters" / text)) + "*.ipynb"))
+        if len(found) == 1:
+            return found[0].resolve()
+        if len(found) > 1:
+            raise ParameterError(f"CHAPTER={shown(text)}: {len(found)} chapters match "
+                                 f"({', '.join(p.name for p in found)}); give more of the name")
+    names = ", ".join(p.name[:2] for p in sorted((root / "chapters").glob("*.ipynb")))
+    raise ParameterError(f"CHAPTER={shown(text)}: no such chapter (give a chapter number: {names}, "
+                         f"or a path to a .ipynb file)")
+
+
+def from_environment(root: Path):
+    """(chapter, overrides, measurements or None) from make's variables in the environment, all
+    checked (the measurement file loaded) before any kernel starts.  Raises ParameterError."""
+    from .. import measurements as ms
+    chapter = resolve_chapter(root, os.environ.get(ENV_CHAPTER, ""))
+    text = os.environ.get(ENV_SET, "")
+    overrides = [parse_override(text)] if text.strip() else []
+    if overrides:          # the name must be a parameter of this chapter: checked now, not after setup
+        inject_parameters(nbformat.read(chapter, as_version=4), overrides, str(chapter.relative_to(root)
+                          if chapter.is_relative_to(root) else chapter))
+    mfile = os.environ.get(ENV_MEASUREMENTS, "")
+    measurements = None
+    if mfile:
+        try:
+            ms.load(mfile)
+        except ms.MeasurementFileError as e:
+            raise ParameterError(f"MEASUREMENTS: {' '.join(str(e).split())}") from None
+        measurements = Path(mfile).resolve()
+    return chapter, overrides, measurements
+
+
+def _failure(e: BaseException) -> str:
+    """A chapter's failure as one line: the exception a cell raised, else the error itself."""
+    name, value = getattr(e, "ename", None), getattr(e, "evalue", None)
+    text = f"{name}: {value}" if name else f"{type(e).__name__}: {e}"
+    line = " ".join(text.split())
+    return line if len(line) <= 300 else line[:297] + "..."
+
+
+def render_into(root: Path, notebooks: Path, out: Path, measurements: Path | None) -> int:
+    """Re-render the book from the executed copies, its footers naming `measurements`."""
+    from . import render
+    env_before = os.environ.get("COSTBOOK_MEASUREMENTS")
+    if measurements is None:
+        os.environ.pop("COSTBOOK_MEASUREMENTS", None)
+    else:
+        os.environ["COSTBOOK_MEASUREMENTS"] = str(measurements)
+    try:
+        return render.main(["--project", str(root), "--notebooks", str(notebooks), "--out", str(out)])
+    finally:
+        if env_before is None:
+            os.environ.pop("COSTBOOK_MEASUREMENTS", None)
+        else:
+            os.environ["COSTBOOK_MEASUREMENTS"] = env_before
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("notebooks", nargs="*", type=Path, help="chapters to run (default: all in _quarto.yml)")
@@ -126,6 +212,11 @@ def main(argv=None) -> int:
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                     help="override a parameter of the chapter (a Python literal); repeatable; needs "
                          "exactly one chapter and --out")
+    ap.add_argument("--from-env", action="store_true",
+                    help=f"take the chapter, one NAME=VALUE and the measurement file from ${ENV_CHAPTER}, "
+                         f"${ENV_SET} and ${ENV_MEASUREMENTS} (what make chapter runs); needs --out")
+    ap.add_argument("--render", type=Path, metavar="DIR",
+                    help="after the chapters ran, re-render the book from the executed copies into DIR")
     args = ap.parse_args(argv)
     if args.inplace == bool(args.out):
         ap.error("give exactly one of --out DIR or --inplace")
@@ -134,24 +225,50 @@ def main(argv=None) -> int:
     if args.overrides and (args.inplace or len(args.notebooks) != 1):
         ap.error("--set overrides one chapter's parameters: give exactly one chapter and --out DIR "
                  "(committed chapters keep their own parameters)")
+    if args.from_env and (args.notebooks or args.overrides or args.measurements or args.inplace):
+        ap.error("--from-env takes the chapter, its override and the measurement file from the "
+                 "environment: give no chapter, --set, --measurements or --inplace")
+    if args.render and args.inplace:
+        ap.error("--render renders executed copies: give --out DIR")
     root = args.project.resolve()
+    prog = "make chapter" if args.from_env else "execute"
+    measurements = args.measurements
     try:
-        overrides = [parse_override(o) for o in args.overrides]
+        if args.from_env:
+            chapter, overrides, measurements = from_environment(root)
+            chapters = [chapter]
+        else:
+            overrides = [parse_override(o) for o in args.overrides]
+            chapters = args.notebooks or [p for p in chapter_files(root) if p.suffix == ".ipynb"]
     except ParameterError as e:
-        ap.error(str(e))
-    chapters = args.notebooks or [p for p in chapter_files(root) if p.suffix == ".ipynb"]
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
     for nb in chapters:
         src = (root / nb).resolve() if not Path(nb).is_absolute() else Path(nb)
         if not src.is_file():
-            ap.error(f"{nb}: no such chapter")
-        rel = src.relative_to(root)
+            print(f"{prog}: error: {shown(str(nb))}: no such chapter", file=sys.stderr)
+            return 2
+        rel = src.relative_to(root) if src.is_relative_to(root) else Path(src.name)
         dst = src if args.inplace else args.out.resolve() / rel
         try:
-            secs = execute_notebook(src, dst, args.measurements, overrides=overrides)
+            secs = execute_notebook(src, dst, measurements, overrides=overrides)
         except ParameterError as e:
-            print(f"execute: error: {e}", file=sys.stderr)
+            print(f"{prog}: error: {e}", file=sys.stderr)
             return 2
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:        # a cell raised, the kernel died or timed out: one line, not its traceback
+            print(f"{prog}: error: {rel} failed, so nothing was rendered: {_failure(e)}", file=sys.stderr)
+            return 1
         print(f"executed {rel} in {secs:.1f} s -> {dst.relative_to(Path.cwd()) if dst.is_relative_to(Path.cwd()) else dst}")
+    if args.render:
+        code = render_into(root, args.out.resolve(), args.render, measurements)
+        if code:
+            print(f"{prog}: error: the chapters ran but the book did not render (see above)", file=sys.stderr)
+            return code
+        if args.from_env:
+            page = (args.render / rel).with_suffix(".html").resolve()
+            print(f"Chapter: file://{page}")
     return 0
 
 
