@@ -234,11 +234,11 @@ def test_aggregate_same_checks_positions(pp, com):
         PP.aggregate_same(pp, com, [1, N + 1], [VALS[1], VALS[1]], [pi, pi])
 
 
-def test_verify_same_length_mismatch_is_an_error(pp, com):
+def test_verify_same_length_mismatch_is_rejected(pp, com):
+    """A verifier is a total function (issue 19): a malformed aggregate is rejected, not an error."""
     S = [1, 4, 6]
     agg = PP.aggregate_same(pp, com, S, [VALS[i] for i in S], [PP.prove(pp, VALS, i) for i in S])
-    with pytest.raises(ValueError):
-        PP.verify_same(pp, com, S, [VALS[1], VALS[4]], agg)
+    assert PP.verify_same(pp, com, S, [VALS[1], VALS[4]], agg) is False
 
 
 def _bytes_hashed(c) -> int:

@@ -26,6 +26,7 @@ import itertools
 from hashlib import sha256 as _hashlib_sha256     # one name to load, as the sha256/* benchmarks call it
 
 from ...counting import is_counting, tally
+from ...groups import checks
 
 EMPTY = bytes(32)
 
@@ -132,7 +133,19 @@ def params(n: int):
 
 
 def verify(n: int, root: bytes, i: int, v: bytes, proof: bytes) -> bool:
+    """False for anything that is not a size, a 32-byte root, a position, a value and a proof of the
+    tree's depth (checked without hashing); else the path recomputed by ``_verify``."""
+    if not _well_formed(n, root, i, v, proof):
+        return False
     return _verify(n, root, i, v, proof, _sha256)
+
+
+def _well_formed(n, root, i, v, proof) -> bool:
+    n = checks.integer(n)
+    if n is None or not 2 <= n < 1 << 64:           # n_le is 8 bytes
+        return False
+    return (checks.is_bytes(root, 32) and checks.index(i, n) is not None and checks.is_bytes(v)
+            and checks.is_bytes(proof, 32 * params(n)[1]))
 
 
 def _verify(n: int, root: bytes, i: int, v: bytes, proof: bytes, sha256) -> bool:
