@@ -42,6 +42,9 @@ class Ristretto255(dleq.Group):
     def eq(self, P, Q):
         return P == Q
 
+    def is_identity(self, P):
+        return P.is_identity()
+
     def encode(self, P):
         return self.R.encode(P)
 
@@ -105,6 +108,9 @@ class BLSGroup(dleq.Group):
     def eq(self, P, Q):
         return P == Q
 
+    def is_identity(self, P):
+        return P.is_zero()
+
     def encode(self, P):
         tally(f"bls12_381/{self.g}_encode")
         return self.P.compress(P, self.C)
@@ -125,7 +131,7 @@ class BLSGroup(dleq.Group):
 
     def decode_scalar(self, data):
         """``Fr::deserialize``: 32 big-endian bytes, rejected unless < r."""
-        if len(data) != 32:
+        if not isinstance(data, bytes) or len(data) != 32:
             raise ValueError(f"a scalar is 32 bytes, got {len(data)}")
         k = int.from_bytes(data, "big")
         if k >= self.order:

@@ -73,9 +73,17 @@ class Group:
         return int(k).to_bytes(self.scalar_bytes, self.scalar_byteorder)
 
     def decode_scalar(self, data: bytes) -> int:
-        if len(data) != self.scalar_bytes:
-            raise ValueError(f"a scalar is {self.scalar_bytes} bytes, got {len(data)}")
-        return int.from_bytes(data, self.scalar_byteorder) % self.order
+        """A canonical scalar: exactly scalar_bytes bytes holding an integer below q (z + q is refused,
+        not reduced: a proof has one encoding)."""
+        if not isinstance(data, bytes) or len(data) != self.scalar_bytes:
+            raise ValueError(f"a scalar is {self.scalar_bytes} bytes")
+        k = int.from_bytes(data, self.scalar_byteorder)
+        if k >= self.order:
+            raise ValueError("scalar not reduced mod q")
+        return k
+
+    def is_identity(self, P) -> bool:
+        raise NotImplementedError
 
     def random_scalar(self, rng=SYSTEM_RANDOM) -> int:
         """A uniform nonzero scalar: 64 random bytes reduced mod q (bias < 2^-250)."""
@@ -109,6 +117,26 @@ def prove(G: Group, k: int, pk: bytes, C: Any, C_bytes: bytes, C_new_bytes: byte
     c = G.challenge(transcript(pk, C_bytes, C_new_bytes, V, W))
     z = (beta + k * c) % G.order                  # z = β + k·c
     return Proof(V, W, G.encode_scalar(z))
+
+
+def received(G: Group, pk: bytes, card_new: bytes, proof) -> tuple | None:
+    """What a client receives with a punch, checked and decoded: (pk, C', V, W, z), or None if any
+    part is not what it must be.  Each element is decoded with its group check (ristretto255 decoding
+    gives the prime-order group; BLS12-381 decoding checks the subgroup), z must be canonical, and the
+    server's key and the new card must not be the identity (a key g^0 "punches" every card to the
+    identity with a valid proof).  Decoded in the order the Rust code decodes them: pk, C', V, W."""
+    n = G.element_bytes
+    if not (isinstance(proof, Proof) and all(isinstance(b, bytes) and len(b) == n
+                                             for b in (pk, card_new, proof.V, proof.W))):
+        return None
+    try:
+        z = G.decode_scalar(proof.z)
+        PK, C_new, V, W = G.decode(pk), G.decode(card_new), G.decode(proof.V), G.decode(proof.W)
+    except (ValueError, TypeError):
+        return None
+    if G.is_identity(PK) or G.is_identity(C_new):
+        return None
+    return PK, C_new, V, W, z
 
 
 def verify(G: Group, pk: Any, C: Any, C_new: Any, V: Any, W: Any, z: int, c: int) -> bool:

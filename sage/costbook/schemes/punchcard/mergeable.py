@@ -36,9 +36,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...groups import checks
 from . import dleq
 from .dleq import SYSTEM_RANDOM, Proof
-from .ristretto import SpentSet
+from .ristretto import MAX_PUNCHES, SpentSet
 
 #: the domain tags of crypto_pairing.rs: hash to G1, hash to G2, G1 proof, G2 proof
 DST_H1, DST_H2 = bytes([0, 0, 0, 0]), bytes([1, 0, 0, 0])
@@ -85,6 +86,8 @@ class Server:
 
     def _punch_half(self, G: dleq.Group, pk: bytes, card: bytes) -> tuple:
         C = G.decode(card)                                      # with its subgroup check
+        if G.is_identity(C):
+            raise ValueError("the identity is not a card: C^k would be the identity for every key")
         card_new = G.encode(G.mul(C, self.k))
         return card_new, dleq.prove(G, self.k, pk, C, card, card_new, self.rng)
 
@@ -105,6 +108,11 @@ class Server:
         `merged` is (T,) for the single-pairing check, (T, T') for the two-pairing one.
         """
         E = self.E
+        n = checks.integer(punches)
+        if not (checks.is_bytes(secret_a, 32) and checks.is_bytes(secret_b, 32) and n is not None
+                and 1 <= n <= MAX_PUNCHES and checks.sequence(merged)
+                and all(checks.is_bytes(t, E.gt_bytes) for t in merged)):
+            return False
         e = fr_power(self.k, punches, E.G1.order)
         expected = [self._expected(secret_a, secret_b, e)]
         if self.redeem_check == "two":
@@ -141,9 +149,11 @@ class Half:
     def verify_remask(self, card_new: bytes, pk: bytes, proof: Proof) -> tuple:
         """Check the proof; if it holds, unmask and re-mask. Returns (next C, accepted)."""
         G = self.G
+        got = dleq.received(G, pk, card_new, proof)      # decoded with the subgroup checks, z canonical
+        if got is None:
+            return self.encode(), False
+        PK, C_new, V, W, z = got
         c = G.challenge(dleq.transcript(pk, self.encode(), card_new, proof.V, proof.W))
-        PK, V, W, C_new = G.decode(pk), G.decode(proof.V), G.decode(proof.W), G.decode(card_new)
-        z = G.decode_scalar(proof.z)
         ok = dleq.verify(G, PK, self.card, C_new, V, W, z, c)
         if ok:
             unmasked = G.mul(C_new, G.inverse(self.mask))

@@ -26,6 +26,7 @@ would skip.
 from __future__ import annotations
 
 from ...counting import tally
+from ...groups import checks
 from . import dleq
 from .dleq import SYSTEM_RANDOM, Proof
 
@@ -74,6 +75,17 @@ class SpentSet(set):
         self.update(i.to_bytes(32, "little") for i in range(n))
 
 
+#: the most punches a redemption may claim (a card punched 2^32 times is not a card)
+MAX_PUNCHES = 1 << 32
+
+
+def well_formed_redemption(card: bytes, secret: bytes, punches: int, element_bytes: int) -> bool:
+    """(U, s, n): an encoded element, a 32-byte secret, a number of punches in [1, MAX_PUNCHES]."""
+    n = checks.integer(punches)
+    return (checks.is_bytes(card, element_bytes) and checks.is_bytes(secret, 32)
+            and n is not None and 1 <= n <= MAX_PUNCHES)
+
+
 class Server:
     """The shop: secret k, public pk = g^k, the set of spent card secrets."""
 
@@ -86,7 +98,9 @@ class Server:
     def punch(self, card: bytes) -> tuple:
         """C -> (C' = C^k, proof that log_C C' = log_g pk)."""
         G = self.G
-        C = G.decode(card)
+        C = G.decode(card)                  # raises InvalidEncoding (a ValueError) outside the group
+        if G.is_identity(C):
+            raise ValueError("the identity is not a card: C^k would be the identity for every key")
         card_new = G.encode(G.mul(C, self.k))
         proof = dleq.prove(G, self.k, self.pk, C, card, card_new, self.rng)
         return card_new, proof
@@ -94,6 +108,8 @@ class Server:
     def redeem(self, card: bytes, secret: bytes, punches: int) -> bool:
         """Accept (s, U) iff U = H_G(s)^{k^n} and s was never redeemed; then s is spent."""
         G = self.G
+        if not well_formed_redemption(card, secret, punches, G.element_bytes):
+            return False
         e = scalar_power(self.k, punches, G.order)                 # k^n: a few scalar products
         expected = G.encode(G.mul(G.hash_to_group(secret), e))
         if card != expected:
@@ -121,11 +137,14 @@ class Card:
     def verify_remask(self, card_new: bytes, pk: bytes, proof: Proof) -> tuple:
         """Check the server's proof; if it holds, unmask and re-mask. Returns (next C, accepted)."""
         G = self.G
+        # the Rust code decodes pk on every punch (it could be decoded once); anything that does not
+        # decode, a non-canonical z, an identity key or new card: rejected
+        got = dleq.received(G, pk, card_new, proof)
+        if got is None:
+            return G.encode(self.card), False
+        PK, C_new, V, W, z = got
         c = G.challenge(dleq.transcript(pk, G.encode(self.card), card_new, proof.V, proof.W))
-        z = G.decode_scalar(proof.z)
-        # the Rust code decodes pk on every punch (it could be decoded once)
-        ok = dleq.verify(G, G.decode(pk), self.card, G.decode(card_new),
-                         G.decode(proof.V), G.decode(proof.W), z, c)
+        ok = dleq.verify(G, PK, self.card, C_new, V, W, z, c)
         if ok:
             # C' is decoded a second time here (once would do), and unmask-then-remask costs
             # two multiplications where one, by r'/r, would do
