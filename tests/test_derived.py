@@ -72,3 +72,24 @@ def test_ratio_source_is_the_reference_unless_given(reference, monkeypatch, tmp_
     monkeypatch.setenv("COSTBOOK_MEASUREMENTS", str(tmp_path / "nowhere.json"))
     assert derived.ratio_source().name == reference.name
     assert derived.ratio_source(reference) is reference
+
+
+def test_loo_pivot_names_the_unknown_a_left_out_line_alone_pins():
+    # three unknowns; the last appears (mostly) in line "c" only
+    rows = {"a": [1.0, 1.0, 0.0], "b": [2.0, 1.0, 0.1], "c": [0.0, 0.2, 3.0], "d": [1.0, 0.0, 0.0]}
+    truth = [1.0, 2.0, 0.5]
+    targets = {k: sum(a * x for a, x in zip(r, truth)) for k, r in rows.items()}
+    targets["c"] *= 1.3            # the line that pins the third unknown disagrees with the others
+    keys = list(rows)
+    full = derived.nnls_relative([rows[k] for k in keys], [targets[k] for k in keys])
+    i = keys.index("c")
+    refit = derived.nnls_relative([rows[k] for k in keys if k != "c"], [targets[k] for k in keys if k != "c"])
+    p = derived.loo_pivot(rows, "c", full, refit, ["x", "y", "z"])
+    assert p.name == "z" and p.alone
+    assert p.share > 0.5 and p.elsewhere < 0.1
+    assert p.change < -0.1                               # without "c", z follows the 0.5 the others imply
+    assert "the line alone pins it" in p.words()
+    # a line whose unknowns are shared by the others is not pinned alone
+    q = derived.loo_pivot(rows, "a", full, full, ["x", "y", "z"])
+    assert not q.alone and "alone" not in q.words()
+    assert i == 2

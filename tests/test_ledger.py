@@ -109,3 +109,19 @@ def test_out_of_sample_leads_wherever_a_figure_has_both(rows):
             both += 1
             assert outside[0] < statuses.index("fitted"), (figure, statuses)
     assert both > 40                       # the mixnet lines and totals, the punch-card laptop steps
+
+
+def test_leave_one_out_rows_beyond_10_percent_name_what_the_figure_alone_pinned(rows):
+    """The extremes are explained in the row's note by the refit's pivot (computed, not typed): the
+    ristretto255 server setup pins the fixed-base multiplication; report line 74 the price per bit mod
+    the 2-kbit moduli; line 306 the fixed-base GT exponentiation."""
+    far = [r for r in rows if r.status == "leave-one-out" and r.book_value is not None
+           and abs(r.book_value / L.parse_printed(r.printed)[0] - 1) > L.EXPLAIN_BEYOND]
+    assert far, "no leave-one-out row beyond the threshold: the test would check nothing"
+    for r in far:
+        assert "without it" in r.note, (r.scheme, r.lines, r.note)
+    pinned = {(r.scheme, r.lines): r.note for r in far if "the line alone pins it" in r.note}
+    assert "mul_base" in pinned[("punchcard", "15")]
+    assert "mu_N" in pinned[("mixnet", "74")] and "ETf" in pinned[("mixnet", "306")]
+    near = [r for r in rows if r.status == "leave-one-out" and r.book_value is not None and r not in far]
+    assert near and all("without it" not in r.note for r in near)

@@ -23,6 +23,8 @@ estimate from a published source is the same on every machine.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from . import measurements
 
 DERIVATIONS = ("scaled", "implied", "calibrated")
@@ -106,3 +108,53 @@ def nnls_relative(rows, targets, offsets=None, scale_columns: bool = True) -> li
     scale[scale == 0] = 1.0
     x, _ = nnls(A / t[:, None] / scale, (t - off) / t)
     return [float(v) for v in x / scale]
+
+
+class Pivot(NamedTuple):
+    """Why a line's leave-one-out prediction moved: the unknown that moved it most.
+
+    `share` is that unknown's part of the line's in-sample prediction; `elsewhere` its largest part of
+    any other fitted line (0 when no other line uses it): a large share here and a small one
+    elsewhere mean the line alone pins the unknown, so leaving it out leaves the unknown to terms
+    that hardly feel it."""
+    name: str
+    full: float          # the unknown in the fit to every line
+    refit: float         # in the refit without this line
+    share: float         # of this line's in-sample prediction, 0..1
+    elsewhere: float     # largest share of the unknown in any other fitted line, 0..1
+
+    @property
+    def change(self) -> float:
+        return self.refit / self.full - 1 if self.full else float("inf")
+
+    @property
+    def alone(self) -> bool:
+        """Whether the line alone pins the unknown: at least half of the line, at most half as much
+        of any other."""
+        return self.share >= 0.5 and self.elsewhere <= self.share / 2
+
+    def words(self) -> str:
+        """E.g. "without it mu_N +53% (100% of this line, at most 11% of any other: the line alone pins it)"."""
+        pct = lambda x: f"{x:.0%}"
+        change = ("falls to 0" if self.refit == 0 else "from 0" if not self.full
+                  else f"{self.change:+.0%}".replace("-", "\u2212"))
+        alone = ": the line alone pins it" if self.alone else ""
+        return (f"without it {self.name} {change} ({pct(self.share)} of this line, at most "
+                f"{pct(self.elsewhere)} of any other{alone})")
+
+
+def loo_pivot(rows: dict, line, full: list, refit: list, names: list, offsets: dict | None = None) -> Pivot:
+    """The ``Pivot`` of `line` among `rows` ({line: coefficients, one per unknown}; each line predicted
+    as offsets[line] + rows[line] . unknowns): the unknown whose change from `full` (the fit to all
+    lines) to `refit` (the fit without `line`) moves the line's prediction most."""
+    offsets = offsets or {}
+
+    def shares(r, key):
+        total = offsets.get(key, 0.0) + sum(a * x for a, x in zip(r, full))
+        return [a * x / total if total > 0 else 0.0 for a, x in zip(r, full)]
+
+    row = rows[line]
+    moves = [abs(a * (xi - x)) for a, x, xi in zip(row, full, refit)]
+    j = max(range(len(names)), key=moves.__getitem__)
+    elsewhere = max((shares(r, k)[j] for k, r in rows.items() if k != line), default=0.0)
+    return Pivot(names[j], full[j], refit[j], shares(row, line)[j], elsewhere)

@@ -28,6 +28,9 @@ STATUSES = {
     "echoed": "taken from the seed (an input, or a figure the book does not model)",
 }
 SCHEMES = ("punchcard", "veccom", "cs03", "mixnet")
+#: a leave-one-out row further than this from the printed figure names, in its note, the fitted unknown
+#: its refit moved most (derived.Pivot): what the left-out figure alone determined
+EXPLAIN_BEYOND = 0.10
 
 #: computed figures whose printed value disagrees with the seed's own inputs, with the reason:
 #: (scheme, seed line) -> why.  test_ledger checks these are exactly the computed rows that differ.
@@ -124,6 +127,13 @@ def difference(printed: str, value: float | None) -> str:
         return "0" if value == p else f"{value - p:+g}"
     d = value / p - 1
     return "0" if abs(d) < 5e-5 else f"{d:+.1%}".replace("-", "−")
+
+
+def loo_note(how: str, printed: str, value: float, pivot) -> str:
+    """A leave-one-out row's note: `how`, and the refit's pivot when the row misses by more than
+    ``EXPLAIN_BEYOND``."""
+    off = abs(value / parse_printed(printed)[0] - 1) if parse_printed(printed)[0] else 0.0
+    return f"{how}; {pivot.words()}" if pivot is not None and off > EXPLAIN_BEYOND else how
 
 
 def printed_number(x) -> str:

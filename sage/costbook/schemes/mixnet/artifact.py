@@ -50,7 +50,7 @@ from typing import NamedTuple
 from ... import defaults
 from ...cost import Counts, price
 from ...keys import modexp_key, sizes
-from ...derived import nnls_relative, price_set, spread_of
+from ...derived import loo_pivot, nnls_relative, price_set, spread_of
 from ...intervals import named
 from .seed import (M_SEED, N_SEED, PUBLISHED, collab_zksnark_s, cpsnark_set_s, positive, published_sources,
                    published_times)
@@ -273,6 +273,7 @@ class Calibration:
     rows: list               # (step, reported s, line, predicted s, leave-one-out s or None)
     bounds: dict | None = None   # parameter -> (low, high) seconds over the leave-one-out refits
     byte_copying: bool = True    # whether the steps count the Paillier shuffle hash's byte copying
+    pivots: dict | None = None   # step key -> derived.Pivot: the price its leave-one-out refit moved most
 
     def worst(self, loo: bool = False) -> float:
         col = 4 if loo else 3
@@ -289,13 +290,15 @@ def calibrate(loo: bool = True, byte_copying: bool = True) -> Calibration:
     targets = [rep[s.key()][0] for s in fit]
     x = nnls_relative(rows, targets)
     theta = dict(zip(PARAMETERS, map(float, x)))
-    loo_pred, refits = {}, [x]
+    loo_pred, refits, pivots = {}, [x], {}
+    by_key = {s.key(): r for s, r in zip(fit, rows)}
     # the refits give the prices' bounds, so they are done with or without `loo`
     for i, s in enumerate(fit):
         xi = nnls_relative(rows[:i] + rows[i + 1:], targets[:i] + targets[i + 1:])
         refits.append(xi)
         if loo:
             loo_pred[s.key()] = float(sum(a * b for a, b in zip(rows[i], xi)))
+            pivots[s.key()] = loo_pivot(by_key, s.key(), x, xi, PARAMETERS)
     low, high = spread_of(refits)
     bounds = {p: (lo, hi) for p, lo, hi in zip(PARAMETERS, low, high)}
     source = priced_source(theta, step_list, bounds)
@@ -303,7 +306,7 @@ def calibrate(loo: bool = True, byte_copying: bool = True) -> Calibration:
     for s in step_list:
         sec, line = rep[s.key()]
         out_rows.append((s, sec, line, price(s.counts, source).total, loo_pred.get(s.key())))
-    return Calibration(theta, source, out_rows, bounds, byte_copying)
+    return Calibration(theta, source, out_rows, bounds, byte_copying, pivots if loo else None)
 
 
 def priced_source(theta: dict, step_list=None, bounds: dict | None = None):

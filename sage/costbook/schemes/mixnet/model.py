@@ -487,8 +487,9 @@ def ledger_rows() -> list:
         e = ours.entry(A.BACKEND, s.key())
         what = f"{s.section} {s.party}: {s.label}"
         if s.fitted:
-            rows += pair(L.entry_figure(ours, A.BACKEND, s.key()), REPORT_KEY, line, what, L.entry_printed(e),
-                         loo, pred, "refit without this line", doc)
+            printed = L.entry_printed(e)
+            rows += pair(L.entry_figure(ours, A.BACKEND, s.key()), REPORT_KEY, line, what, printed,
+                         loo, pred, L.loo_note("refit without this line", printed, loo, cal.pivots[s.key()]), doc)
         else:
             rows.append(L.row("mixnet", REPORT_KEY, line, what, L.entry_printed(e), pred, "predicted",
                               "products only: not in the fit", L.entry_figure(ours, A.BACKEND, s.key()), doc,

@@ -18,7 +18,7 @@ import random
 
 from ...cost import Counts, price
 from ...counting import counting
-from ...derived import nnls_relative, ratio_source, spread_of
+from ...derived import loo_pivot, nnls_relative, ratio_source, spread_of
 from ...intervals import fmt_interval, fmt_of, interval, spreadless
 from ...measurements import MeasurementSet
 from .. import options
@@ -221,7 +221,7 @@ def implied_factors(curve: str, native: MeasurementSet, backends=None, punches: 
     predicted = {s: fixed[s] + sum(a * f for a, f in zip(rows[s], x)) for s in STEPS}
     residuals = {s: measured[s] / predicted[s] - 1 for s in STEPS}
     return {"factors": factors, "prices": fitted, "predicted": predicted, "residuals": residuals,
-            "kinds": kinds}
+            "kinds": kinds, "rows": rows, "fixed": fixed}
 
 
 def implied_leave_one_out(curve: str, native: MeasurementSet, backends=None, punches: int = 10) -> dict:
@@ -235,6 +235,9 @@ def implied_leave_one_out(curve: str, native: MeasurementSet, backends=None, pun
     factors are among them, so the prediction lies inside."""
     fits = {s: implied_factors(curve, native, backends, punches, fit_steps=tuple(t for t in STEPS if t != s))
             for s in STEPS}
+    full = implied_factors(curve, native, backends, punches)
+    kinds = full["kinds"]
+    rows = {s: full["rows"][s] for s in STEPS}
     bounds = implied_factor_bounds(curve, native, backends, loo_fits=[f["factors"] for f in fits.values()])
     counts = count_steps(curve, punches, 0)
     base = seed_machine_prices({k for c in counts.values() for k in c}, curve, native, backends)
@@ -242,8 +245,12 @@ def implied_leave_one_out(curve: str, native: MeasurementSet, backends=None, pun
     for s, fit in fits.items():
         ends = [sum(n * base.bounds(SEED_BACKEND, k)[end] * bounds.get(kind_of(k), (1.0, 1.0))[end]
                     for k, n in counts[s].items()) for end in (0, 1)]
+        # a kind the refit cannot fit keeps factor 1, as in its predictions
+        pivot = loo_pivot(rows, s, [full["factors"][k] for k in kinds],
+                          [fit["factors"].get(k, 1.0) for k in kinds], kinds, full["fixed"])
         out[s] = {"seconds": fit["predicted"][s], "error": fit["residuals"][s], "factors": fit["factors"],
-                  "low_s": min(ends[0], fit["predicted"][s]), "high_s": max(ends[1], fit["predicted"][s])}
+                  "low_s": min(ends[0], fit["predicted"][s]), "high_s": max(ends[1], fit["predicted"][s]),
+                  "pivot": pivot}
     return out
 
 
@@ -484,16 +491,16 @@ def ledger_claims() -> dict:
 
 
 def seed_step_models(curve: str, native: MeasurementSet | None = None) -> dict:
-    """The laptop's step times by the two models, out of sample first: {step: [(status, seconds, how)]}:
+    """The laptop's step times by the two models, out of sample first: {step: [(status, seconds, how, pivot)]}:
     scaled (predicted: stated prices, the rest scaled from `native`), implied refit without the step
     (leave-one-out), implied fitted to all six (fitted)."""
     nat = ratio_source(native)
     counts = count_steps(curve, 10, 0)
     scaled = price_steps(counts, seed_machine_prices({k for c in counts.values() for k in c}, curve, nat))
     fitted, loo = implied_factors(curve, nat)["predicted"], implied_leave_one_out(curve, nat)
-    return {s: [("predicted", scaled[s].total, f"scaled model (stated prices; ratios of {nat.name})"),
-                ("leave-one-out", loo[s]["seconds"], "implied factors fitted to the other five steps"),
-                ("fitted", fitted[s], "implied factors fitted to all six steps")] for s in STEPS}
+    return {s: [("predicted", scaled[s].total, f"scaled model (stated prices; ratios of {nat.name})", None),
+                ("leave-one-out", loo[s]["seconds"], "implied factors fitted to the other five steps", loo[s]["pivot"]),
+                ("fitted", fitted[s], "implied factors fitted to all six steps", None)] for s in STEPS}
 
 
 def ledger_rows() -> list:
@@ -516,9 +523,11 @@ def ledger_rows() -> list:
                                   a.stated_line, f"{what}, average", f"{a.stated:.{a.decimals}f} {a.stated_unit}",
                                   a.average_us / scale, "computed",
                                   erratum or f"{a.cumulative_us} µs / {a.iterations} (line {a.line})", figure + ":stated"))
-                for status, seconds, how in models.get(variant, {}).get(step, []):
-                    rows.append(L.row("punchcard", SEED_FILE, a.stated_line, f"{what}, average", rows[-1].printed,
-                                      seconds * 1e6 / scale, status, how, figure + ":stated"))
+                printed = rows[-1].printed
+                for status, seconds, how, pivot in models.get(variant, {}).get(step, []):
+                    rows.append(L.row("punchcard", SEED_FILE, a.stated_line, f"{what}, average", printed,
+                                      seconds * 1e6 / scale, status, L.loo_note(how, printed, seconds * 1e6 / scale, pivot),
+                                      figure + ":stated"))
             rows.append(L.row("punchcard", SEED_FILE, a.line, f"{what}, cumulative over {a.iterations} runs",
                               f"{a.cumulative_us} µs", e["cumulative"], "echoed", "", figure))
     for s in seed.STATED_SIZES:
