@@ -95,14 +95,14 @@ def test_each_tampered_dpk_response_share_is_rejected(G, sm_runs):
     t, i = res.transcript, 1
     args = (G, t["X"], mo.gammas[i], t["sig_tilde"][i])
     pf = t["dpk"][i]
-    assert dbsm.verify_dpk(*args, pf)
+    assert dbsm.verify_dpk(*args, pf, provers=3)
     for k in range(3):
         for l in range(3):
             z = [list(zk) for zk in pf.z]
             z[k][l] = (z[k][l] + 1) % G.q
-            assert not dbsm.verify_dpk(*args, sigma.Proof(pf.c, tuple(map(tuple, z))))
-    assert not dbsm.verify_dpk(*args, sigma.Proof(pf.c + 1, pf.z))
-    assert not dbsm.verify_dpk(G, t["X"], mo.gammas[0], t["sig_tilde"][i], pf)          # other item
+            assert not dbsm.verify_dpk(*args, sigma.Proof(pf.c, tuple(map(tuple, z))), provers=3)
+    assert not dbsm.verify_dpk(*args, sigma.Proof(pf.c + 1, pf.z), provers=3)
+    assert not dbsm.verify_dpk(G, t["X"], mo.gammas[0], t["sig_tilde"][i], pf, provers=3)          # other item
 
 
 def test_shuffle_verifier_rejects_tampering(G, sm_runs):
@@ -168,7 +168,7 @@ def test_each_tampered_dbrsm_dpk_response_share_is_rejected(G, rsm_run):
     mo, res, _ = rsm_run
     t = res.transcript
     j = 0
-    check = lambda pf, v=mo.v_out[j]: dbrsm.verify_dpk(G, t["X"], [v], [t["blinded"][j]], [pf])[0]
+    check = lambda pf, v=mo.v_out[j]: dbrsm.verify_dpk(G, t["X"], [v], [t["blinded"][j]], [pf], provers=2)[0]
     pf = t["dpk"][j]
     assert check(pf)
     for k in range(2):

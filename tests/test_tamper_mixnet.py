@@ -192,9 +192,12 @@ def test_dbsm_decryption_share_proof(G, sm):
 
 def test_dbsm_dpk(G, sm):
     mo, t = sm
-    args = {"X": t["X"], "gamma": mo.gammas[0], "sig_tilde": t["sig_tilde"][0], "proof": t["dpk"][0]}
+    args = {"X": t["X"], "gamma": mo.gammas[0], "sig_tilde": t["sig_tilde"][0], "proof": t["dpk"][0],
+            "provers": M_SERVERS}
     tampers = {k: (lambda k: lambda a: dict(a, **{k: bump(G, a[k])}))(k) for k in ("X", "gamma", "sig_tilde")}
     tampers |= sigma_proof_tampers(G, args["proof"])
+    tampers |= {"provers: one more": lambda a: dict(a, provers=a["provers"] + 1),
+                "provers: one fewer": lambda a: dict(a, provers=a["provers"] - 1)}
     assert_table(dbsm.verify_dpk, lambda a: dbsm.verify_dpk(G, **a), args, tampers)
 
 
@@ -270,7 +273,7 @@ def test_dbrsm_dpk_with_blinded_values(G, rsm):
     tampers |= sigma_proof_tampers(G, args["proof"])
 
     def verify(a):
-        verdicts = dbrsm.verify_dpk(G, a["X"], [a["v"]], [a["blinded"]], [a["proof"]])
+        verdicts = dbrsm.verify_dpk(G, a["X"], [a["v"]], [a["blinded"]], [a["proof"]], provers=M_SERVERS)
         assert len(verdicts) == 1
         return verdicts[0]
     assert_table(lambda X, v, blinded, proof: None, verify, args, tampers)
@@ -280,10 +283,12 @@ def test_dbrsm_dpk_list_shape(G, rsm):
     """The querier's lists: outputs swapped or one dropped change the per-output verdicts."""
     mo, _, t, _ = rsm
     X, v, bl, pf = t["X"], list(mo.v_out), list(t["blinded"]), list(t["dpk"])
-    assert dbrsm.verify_dpk(G, X, v, bl, pf) == [True] * N_ITEMS
-    assert dbrsm.verify_dpk(G, X, swap01(v), bl, pf) == [False] * N_ITEMS
-    assert dbrsm.verify_dpk(G, X, v, bl, swap01(pf)) == [False] * N_ITEMS
-    assert dbrsm.verify_dpk(G, X, v, swap01(bl), pf) == [False] * N_ITEMS
+    check = lambda X, v, bl, pf: dbrsm.verify_dpk(G, X, v, bl, pf, provers=M_SERVERS)
+    assert check(X, v, bl, pf) == [True] * N_ITEMS
+    assert check(X, swap01(v), bl, pf) == [False] * N_ITEMS
+    assert check(X, v, bl, swap01(pf)) == [False] * N_ITEMS
+    assert check(X, v, swap01(bl), pf) == [False] * N_ITEMS
+    assert check(X, v, bl, pf[:-1]) == [False] * N_ITEMS            # one proof short: no verdict is True
 
 
 # --- the Paillier Mix ----------------------------------------------------------------------

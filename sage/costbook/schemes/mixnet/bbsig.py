@@ -31,7 +31,16 @@ def sign(G, x: int, v: int):
     return G.exp1(G.g1, G.inv(v + x))
 
 
+def valid_key(G, X) -> bool:
+    """X is a point of G2 other than the identity (X = f2^0 would let anyone sign: sigma = g1^{1/v})."""
+    return G.in_g2(X, nonidentity=True)
+
+
 def verify(G, X, v: int, sigma) -> bool:
+    """False unless X is a key (``valid_key``), v a canonical scalar in [0, q) (a signature on v is not
+    one on v + q) and sigma a point of G1 other than the identity; then the pairing check."""
+    if not (valid_key(G, X) and G.scalar(v) and G.in_g1(sigma, nonidentity=True)):
+        return False
     return G.pair(sigma, G.op(X, G.exp2(G.f2, v))) == G.eg1f2
 
 
@@ -41,8 +50,14 @@ def sum_bits(n: int) -> int:
 
 
 def batch_verify(G, X, vs, sigmas, rng) -> bool:
-    if len(vs) != len(sigmas) or not vs:
-        raise ValueError("batch_verify: need as many messages as signatures, at least one")
+    """False unless there are as many messages as signatures, at least one, each as ``verify`` wants
+    it; then the batch check."""
+    if not (isinstance(vs, (list, tuple)) and isinstance(sigmas, (list, tuple)) and vs
+            and len(vs) == len(sigmas)):
+        return False
+    if not (valid_key(G, X) and all(G.scalar(v) for v in vs)
+            and all(G.in_g1(s, nonidentity=True) for s in sigmas)):
+        return False
     deltas = [rng.getrandbits(KAPPA) | 1 for _ in vs]
     A = G.prod([G.exp1_short(s, d, KAPPA) for s, d in zip(sigmas, deltas)], G.g1)
     B = G.prod([G.exp1(s, d * v) for s, d, v in zip(sigmas, deltas, vs)], G.g1)

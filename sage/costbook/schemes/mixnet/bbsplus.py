@@ -23,7 +23,7 @@ weights' sum (``bbsig.sum_bits``).
 """
 from __future__ import annotations
 
-from .bbsig import KAPPA, keygen, sum_bits  # noqa: F401  (same keys as Boneh–Boyen)
+from .bbsig import KAPPA, keygen, sum_bits, valid_key  # noqa: F401  (same keys as Boneh–Boyen)
 
 
 def quasi_sign(G, x: int, gamma, rng):
@@ -34,15 +34,23 @@ def quasi_sign(G, x: int, gamma, rng):
 
 
 def verify(G, X, v: int, S, c: int, r_prime: int) -> bool:
-    """The full BBS+ check on v (two pairings)."""
+    """The full BBS+ check on v (two pairings); False unless X is a key, S a point of G1 other than
+    the identity and v, c, r' canonical scalars."""
+    if not (valid_key(G, X) and G.in_g1(S, nonidentity=True) and all(G.scalar(x) for x in (v, c, r_prime))):
+        return False
     rhs_g1 = G.op(G.op(G.f1, G.exp1(G.g1, v)), G.exp1(G.h1, r_prime))
     return G.pair(S, G.op(X, G.exp2(G.f2, c))) == G.pair(rhs_g1, G.f2)
 
 
 def batch_verify_quasi(G, X, gammas, sigs, rng) -> bool:
     """sigs[i] = (S_i, c_i, r_hat_i) on gammas[i]."""
-    if len(gammas) != len(sigs) or not sigs:
-        raise ValueError("batch_verify_quasi: need as many commitments as signatures, at least one")
+    if not (isinstance(gammas, (list, tuple)) and isinstance(sigs, (list, tuple)) and sigs
+            and len(gammas) == len(sigs)):
+        return False
+    if not (valid_key(G, X) and all(G.in_g1(g) for g in gammas)
+            and all(isinstance(sig, (list, tuple)) and len(sig) == 3 and G.in_g1(sig[0], nonidentity=True)
+                    and G.scalar(sig[1]) and G.scalar(sig[2]) for sig in sigs)):
+        return False
     deltas = [rng.getrandbits(KAPPA) | 1 for _ in sigs]
     A = G.prod([G.exp1_short(S, d, KAPPA) for (S, _, _), d in zip(sigs, deltas)], G.g1)
     B = G.prod([G.exp1_short(G.op(G.op(G.exp1(S, c), -gamma), G.exp1(G.h1, -r_hat)), d, KAPPA)

@@ -49,6 +49,7 @@ import random
 from sage.all__sagemath_schemes import Integer
 
 from ...counting import tally
+from ...groups import checks
 from ...groups.pairing_curves import CURVES, PairingCurve
 
 #: the default source of randomness: the operating system's CSPRNG
@@ -80,6 +81,7 @@ class Groups:
         C = curve_by_name(curve)
         self.C, self.name, self.q = C, C.name, int(C.r)
         self.g1, self.f2 = C.G1, C.G2
+        self._point = type(C.G1)
         self.h1 = hash_to_g1(C, b"costbook/mixnet/h1")
         self.f1 = hash_to_g1(C, b"costbook/mixnet/f1")
         self.one1, self.one2, self.oneT = C.E1(0), C.E2(0), C.Fp12(1)
@@ -170,6 +172,45 @@ class Groups:
     def multi_exp(self, bases, exps):
         """prod_l bases[l]^exps[l], one tallied exponentiation per term."""
         return self.prod((self.exp(B, e) for B, e in zip(bases, exps)), bases[0])
+
+    # -- membership of what a verifier receives (untallied: see ``in_g1``) --------------------
+    def in_g1(self, P, nonidentity: bool = False) -> bool:
+        """P is a point of G1.  On BN254 (cofactor 1) every point of E(F_p) is, so the check is a type
+        check; on BLS12-381 it costs r P, one multiplication, made untallied (the BLS12-381 runs of
+        these protocols are not the ones whose counts are priced; the counts stay those of BN254's
+        protocol)."""
+        if not (isinstance(P, self._point) and P.curve() is self.C.E1):
+            return False
+        if nonidentity and P.is_zero():
+            return False
+        return self.C.params.h1 == 1 or bool((self.C.r * P).is_zero())
+
+    def in_g2(self, Q, nonidentity: bool = False) -> bool:
+        """Q is a point of G2 (r Q = 0; G2 has a cofactor on both curves).  G2 elements a verifier
+        receives are keys, sent once and used for many checks, so the result is remembered and the
+        multiplication is not in the per-check counts."""
+        if not (isinstance(Q, self._point) and Q.curve() is self.C.E2):
+            return False
+        if nonidentity and Q.is_zero():
+            return False
+        return self._in_g2_memo(Q)
+
+    @functools.lru_cache(maxsize=1024)
+    def _in_g2_memo(self, Q) -> bool:
+        return bool((self.C.r * Q).is_zero())
+
+    def in_gt(self, f) -> bool:
+        """f is a nonzero element of F_{p^12}.  Not checked: f^r = 1 (one GT exponentiation per
+        element, as costly as a priced step); pairing-plus does not check it on decoding either."""
+        return getattr(f, "parent", None) is not None and f.parent() is self.C.Fp12 and f != 0
+
+    def is_element(self, X) -> bool:
+        """X is an element of G1, G2 or G_T (as ``in_g1``, ``in_g2``, ``in_gt`` check them)."""
+        return self.in_g1(X) or self.in_g2(X) or self.in_gt(X)
+
+    def scalar(self, k) -> bool:
+        """k is a canonical scalar: an integer (not a bool) in [0, q)."""
+        return checks.scalar(k, self.q) is not None
 
     # -- scalars and the Fiat–Shamir hash ------------------------------------------------------
     def random_scalar(self, rng=SYSTEM_RANDOM) -> int:

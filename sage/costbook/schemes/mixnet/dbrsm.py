@@ -82,7 +82,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...cost import Counts
-from . import bbsplus, elgamal, shuffle, sigma
+from . import bbsig, bbsplus, elgamal, shuffle, sigma
 from .dbsm import MixOutputs, others, additive_shares, check_sizes, mix_outputs, no_clock, sum_parties
 from .curves import SYSTEM_RANDOM, groups
 
@@ -147,11 +147,27 @@ class Statement:
             context=(X, v, bl.S, bl.c, bl.r))
 
 
-def verify_dpk(G, X, v_out, blinded, proofs) -> list:
-    """Q2: the querier's verdict per output."""
+def _blinded_ok(G, v, bl) -> bool:
+    return (G.scalar(v) and isinstance(bl, Blinded) and G.in_g1(bl.S, nonidentity=True)
+            and G.scalar(bl.c) and G.scalar(bl.r) and G.in_gt(bl.z1))
+
+
+def verify_dpk(G, X, v_out, blinded, proofs, *, provers: int) -> list:
+    """Q2: the querier's verdict per output, each DPK made by `provers` mix-servers (the m of the
+    mix-net: one response share each).  One verdict per output: lists of unequal lengths, a key that is
+    not a point of G2 other than the identity, a non-canonical v' or a malformed blinded triple give
+    False verdicts, never an error."""
+    if not all(isinstance(x, (list, tuple)) for x in (v_out, blinded, proofs)):
+        return []
+    n = len(v_out)
+    if len(blinded) != n or len(proofs) != n or not bbsig.valid_key(G, X):
+        return [False] * n
+    ok = [_blinded_ok(G, v, bl) for v, bl in zip(v_out, blinded)]
+    if not any(ok):
+        return ok
     eg1X = G.pair(G.g1, X)
-    return [sigma.verify(G, Statement(G, X, eg1X, v, bl).relation, pf)
-            for v, bl, pf in zip(v_out, blinded, proofs)]
+    return [good and sigma.verify(G, Statement(G, X, eg1X, v, bl).relation, pf, provers)
+            for good, v, bl, pf in zip(ok, v_out, blinded, proofs)]
 
 
 @dataclass
@@ -248,7 +264,7 @@ def query(G, mo: MixOutputs, open_pfs, rng=SYSTEM_RANDOM, clock=no_clock) -> DBR
                                        [(bS[k][j], bc[k][j], br[k][j], d0[k][j], d1[k][j], d2[k][j])
                                         for k in range(m)], rng) for j in range(n)]
     with clock("Q2 generators + verify DPKs"):
-        dpk_ok = verify_dpk(G, X, mo.v_out, blinded, dpk)
+        dpk_ok = verify_dpk(G, X, mo.v_out, blinded, dpk, provers=m)
     all_ok = sigs_ok and all(shuffle_ok)
     verdict = [all_ok and blinding_ok[j] and decryption_ok[j] and z1_ok[j] and dpk_ok[j] for j in range(n)]
     return DBRSMResult(

@@ -170,14 +170,22 @@ class BBRelation:
     def challenge(self, G, T):
         return G.challenge(self.tag, self.X, self.gamma, self.sig_tilde, T)
 
+    def elements(self) -> tuple:
+        return self.X, self.gamma, self.sig_tilde
+
 
 def blinding_relation(G, pk, E, E_bl) -> sigma.LinearRelation:
     """PK{(rho, b): E~_0 = g1^rho E_0^b and E~_1 = pk^rho E_1^b}."""
     return sigma.LinearRelation("dbsm/blinding", E_bl, ((G.g1, E[0]), (pk, E[1])), context=(E,))
 
 
-def verify_dpk(G, X, gamma, sig_tilde, proof) -> bool:
-    return sigma.verify(G, BBRelation(X, gamma, sig_tilde), proof)
+def verify_dpk(G, X, gamma, sig_tilde, proof, *, provers: int) -> bool:
+    """The querier's check of one DPK, made by `provers` mix-servers (the m of the mix-net, which the
+    querier knows: one response share each).  False unless X is a key (a point of G2 other than the
+    identity), gamma a point of G1 and sig_tilde one other than the identity."""
+    if not (bbsig.valid_key(G, X) and G.in_g1(gamma) and G.in_g1(sig_tilde, nonidentity=True)):
+        return False
+    return sigma.verify(G, BBRelation(X, gamma, sig_tilde), proof, provers)
 
 
 # ---------------------------------------------------------------------------
@@ -268,7 +276,7 @@ def query(G, mo: MixOutputs, rng=SYSTEM_RANDOM, cheat=None, clock=no_clock) -> D
         z[0][0] = (z[0][0] + 1) % G.q
         dpk[0] = sigma.Proof(dpk[0].c, tuple(map(tuple, z)))
     with clock("Q2 verify DPKs"):
-        dpk_ok = [verify_dpk(G, X, mo.gammas[i], sig_tilde[i], dpk[i]) for i in range(n)]
+        dpk_ok = [verify_dpk(G, X, mo.gammas[i], sig_tilde[i], dpk[i], provers=m) for i in range(n)]
     all_ok = sigs_ok and all(shuffle_ok)
     verdict = [all_ok and blinding_ok[i] and decryption_ok[i] and dpk_ok[i] for i in range(n)]
     return DBSMResult(

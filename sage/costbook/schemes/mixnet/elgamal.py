@@ -65,7 +65,16 @@ def share_decrypt(G, E, sk_k, pk_k, rng):
     return D, sigma.prove(G, share_relation(G, pk_k, E, D), (sk_k,), rng)
 
 
+def is_ciphertext(G, E) -> bool:
+    """A pair of points of G1."""
+    return isinstance(E, (tuple, list)) and len(E) == 2 and G.in_g1(E[0]) and G.in_g1(E[1])
+
+
 def verify_share(G, E, pk_k, D, proof) -> bool:
+    """False unless E is a ciphertext, pk_k a key other than the identity and D a point of G1; then the
+    Chaum–Pedersen proof (one prover)."""
+    if not (is_ciphertext(G, E) and G.in_g1(pk_k, nonidentity=True) and G.in_g1(D)):
+        return False
     return sigma.verify(G, share_relation(G, pk_k, E, D), proof)
 
 

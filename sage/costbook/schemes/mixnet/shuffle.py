@@ -142,11 +142,31 @@ def _t_values(G, pk, e_out, hs, h, chain, s, s_hat, s_p, neg_pow):
     return t, t_hat
 
 
-def verify(G, pk, e, e_out, a, proof: ShuffleProof) -> bool:
-    _check_sizes(e, e_out, a)
-    n = len(e)
-    if not (len(proof.chain) == len(proof.s_hat) == len(proof.s_prime) == n and len(proof.s) == 4):
+def well_formed(G, pk, e, e_out, a, proof) -> bool:
+    """The shapes and groups of a shuffle statement and proof: n >= 1 ciphertexts in and out and n
+    commitments, all in G1, a key other than the identity, a chain of n points of G1, a canonical
+    challenge and 4 + n + n canonical responses."""
+    seqs = (e, e_out, a)
+    if not all(isinstance(x, (list, tuple)) for x in seqs) or not (len(e) == len(e_out) == len(a) >= 1):
         return False
+    n = len(e)
+    if not (G.in_g1(pk, nonidentity=True) and all(elgamal.is_ciphertext(G, E) for E in (*e, *e_out))
+            and all(G.in_g1(x) for x in a)):
+        return False
+    if not isinstance(proof, ShuffleProof):
+        return False
+    parts = (proof.chain, proof.s, proof.s_hat, proof.s_prime)
+    if not all(isinstance(x, (list, tuple)) for x in parts) or \
+            not (len(proof.chain) == len(proof.s_hat) == len(proof.s_prime) == n and len(proof.s) == 4):
+        return False
+    return (all(G.in_g1(x) for x in proof.chain) and G.scalar(proof.c)
+            and all(G.scalar(x) for x in (*proof.s, *proof.s_hat, *proof.s_prime)))
+
+
+def verify(G, pk, e, e_out, a, proof: ShuffleProof) -> bool:
+    if not well_formed(G, pk, e, e_out, a, proof):
+        return False
+    n = len(e)
     h, hs = commitment_key(G, n)
     u, seed = _challenges(G, pk, e, e_out, a)
     u_prod = 1

@@ -62,6 +62,10 @@ class LinearRelation:
         return G.challenge(self.tag, self.lhs, [[B for B in row if B is not None] for row in self.bases],
                            self.context, T)
 
+    def elements(self) -> tuple:
+        """The group elements of the statement, which the verifier checks before any work."""
+        return self.lhs + tuple(B for row in self.bases for B in row if B is not None)
+
 
 def commit_share(G, rel, rng):
     """One prover's commitment: (its rhos, its T^{(k)})."""
@@ -93,7 +97,31 @@ def prove(G, rel, witness, rng) -> Proof:
     return prove_distributed(G, rel, [witness], rng)
 
 
-def verify(G, rel, proof: Proof) -> bool:
-    if any(len(z) != rel.arity for z in proof.z):
+def well_formed(G, rel, proof, provers: int = 1) -> bool:
+    """The proof has its shape before any work: a canonical challenge, exactly `provers` response
+    shares (the number of provers is fixed by the statement, not read off the proof: an extra share,
+    or the shares sent summed as one, is refused), each of the relation's arity, each response a
+    canonical scalar in [0, q) (z + q is refused, not reduced); and the statement's elements are
+    elements of their groups (``Groups.is_element``)."""
+    if not isinstance(proof, Proof) or not G.scalar(proof.c):
+        return False
+    if isinstance(provers, bool) or not isinstance(provers, int) or provers < 1:
+        return False
+    if not (isinstance(proof.z, (tuple, list)) and len(proof.z) == provers):
+        return False
+    if not all(isinstance(zk, (tuple, list)) and len(zk) == rel.arity and all(G.scalar(x) for x in zk)
+               for zk in proof.z):
+        return False
+    return all(G.is_element(X) for X in rel.elements())
+
+
+def verify(G, rel, proof: Proof, provers: int = 1) -> bool:
+    """Accept iff the proof has its shape (``well_formed``: one response share per prover, `provers` of
+    them, 1 for an ordinary proof) and c = H(tag, Y, B, T') for T' recomputed from the summed responses.
+
+    Shares moved between provers (z^(1) + d, z^(2) - d) have the same sum and are accepted: the
+    verifier sees only the sum, and no prover's share of the statement is published to check a share
+    against; that changes the transcript, not what it proves."""
+    if not well_formed(G, rel, proof, provers):
         return False
     return proof.c == rel.challenge(G, rel.recommit(G, proof.c, proof.responses(G.q)))
