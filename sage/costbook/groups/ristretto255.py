@@ -227,6 +227,18 @@ class Element:
         return f"ristretto255.Element({_encode(self).hex()})"
 
 
+def is_element(P) -> bool:
+    """P is an Element whose coordinates are a point of edwards25519 in extended coordinates
+    (-X^2 + Y^2 = Z^2 + d T^2, X Y = Z T, Z != 0): then it is a ristretto255 element (every point's
+    coset is one).  A few field products, not tallied; for an Element built by hand, not decoded."""
+    if not isinstance(P, Element):
+        return False
+    X, Y, Z, T = P.X, P.Y, P.Z, P.T
+    if not all(getattr(c, "parent", None) is not None and c.parent() is Fp for c in (X, Y, Z, T)):
+        return False
+    return Z != 0 and -X**2 + Y**2 == Z**2 + d * T**2 and X * Y == Z * T
+
+
 #: the neutral element, the coset of (0, 1) (it also holds (0, -1) and (+-SQRT_M1, 0))
 IDENTITY = Element(Fp(0), ONE, ONE, Fp(0))
 

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from ...groups import ristretto255 as Gamma
 from ...groups.rsa import random_safe_prime
 from .seed import SPEC_K
-from .scheme import (Ciphertext, EncryptionWitness, PublicKey, Ring, _fixed_bytes,
+from .scheme import (MIN_MODULUS_BITS, Ciphertext, EncryptionWitness, PublicKey, Ring, _fixed_bytes,
                      abs_mod, length_prefixed)
 
 
@@ -175,9 +175,58 @@ def prove(st: Statement, w: EncryptionWitness, params: Parameters = Parameters()
     return Proof(int(com), c, r_ - c * w.r, s_ - c * s, m_ - c * w.m)
 
 
+#: The largest modulus (n or N) a verifier works with: every exponentiation it does is bounded by
+#: these and the parameters, so a hostile statement cannot make it work longer than an honest one of
+#: this size.  Twice the 8192 bits of the largest modulus the book prices.
+MAX_MODULUS_BITS = 16384
+
+
+def _int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _well_formed(st, pi, params) -> None:
+    """Types and sizes before any work: every integer an int of bounded length (a response of 2^200000
+    is refused by its length, not by an exponentiation), every byte string bytes, delta an element of
+    Gamma, the moduli odd and within [2^(MIN_MODULUS_BITS - 1), 2^MAX_MODULUS_BITS)."""
+    if not (isinstance(st, Statement) and isinstance(pi, Proof) and isinstance(params, Parameters)):
+        raise InvalidProof("the statement, proof and parameters must be a Statement, a Proof and Parameters")
+    pk, aux, C = st.pk, st.aux, st.C
+    if not (isinstance(pk, PublicKey) and isinstance(aux, AuxParams) and isinstance(C, Ciphertext)):
+        raise InvalidProof("the statement's key, auxiliary parameters and ciphertext have the wrong types")
+    if not (_int(params.k) and _int(params.k_prime) and 0 < params.k <= 256 and 0 < params.k_prime <= 1024):
+        raise InvalidProof("k must be in [1, 256] and k' in [1, 1024]")
+    for name, M in (("n", pk.n), ("N", aux.N)):
+        if not _int(M) or M % 2 == 0 or not MIN_MODULUS_BITS <= M.bit_length() <= MAX_MODULUS_BITS:
+            raise InvalidProof(f"modulus {name} must be an odd integer of {MIN_MODULUS_BITS} to "
+                               f"{MAX_MODULUS_BITS} bits")
+    n2 = pk.n2
+    for name, x in (("g", pk.g), ("y1", pk.y1), ("y2", pk.y2), ("y3", pk.y3)):   # raised to responses
+        if not _int(x) or not 0 < x < n2 or math.gcd(x, pk.n) != 1:
+            raise InvalidProof(f"public key element {name} is not a unit of Z_(n^2)")
+    for name, x in (("u", C.u), ("e", C.e), ("v", C.v), ("com", pi.com), ("g_", aux.g_), ("h_", aux.h_),
+                    ("c", pi.c), ("r~", pi.r_t), ("s~", pi.s_t), ("m~", pi.m_t)):
+        if not _int(x):
+            raise InvalidProof(f"{name} must be an integer")
+    if not (isinstance(pk.hash_key, bytes) and isinstance(st.label, bytes)):
+        raise InvalidProof("the hash key and the label must be bytes")
+    if not Gamma.is_element(st.delta):
+        raise InvalidProof("delta is not an element of Gamma (ristretto255)")
+    # |r~| < n 2^(k+k'-1) and |s~| < N 2^(k+k'-1) (response_bytes): bounded before any exponentiation
+    slack = params.k + params.k_prime - 1
+    if not abs(pi.r_t) < pk.n << slack:
+        raise InvalidProof("r~ out of range: |r~| < n 2^(k+k'-1)")
+    if not abs(pi.s_t) < aux.N << slack:
+        raise InvalidProof("s~ out of range: |s~| < N 2^(k+k'-1)")
+
+
 def check(st: Statement, pi: Proof, params: Parameters = Parameters()) -> None:
     """Raise InvalidProof naming the first check that fails; return None if the proof verifies."""
-    check_parameters(st.pk, st.aux, params)
+    _well_formed(st, pi, params)
+    try:
+        check_parameters(st.pk, st.aux, params)
+    except ValueError as e:
+        raise InvalidProof(str(e)) from None
     pk, aux, C = st.pk, st.aux, st.C
     n, n2, N = pk.n, pk.n2, aux.N
     for name, x in (("u", C.u), ("e", C.e), ("v", C.v)):
