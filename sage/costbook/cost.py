@@ -19,6 +19,11 @@ class MissingPrice(LookupError):
     """A count vector needs a key that the chosen measurement file does not price."""
 
 
+class PriceError(ValueError):
+    """A price or an estimate that is not a finite, non-negative number of seconds: an extrapolation
+    below zero, or a product or sum past the float range.  Refused, never printed as a time."""
+
+
 class CountsError(ValueError, TypeError):
     """A count that is not a finite number >= 0.  Also a TypeError, which is what a count that is
     not a number at all (a string, None, a list) raised before this class existed."""
@@ -225,10 +230,14 @@ def modexp_by_modulus_size(measurements, backend: str, key: str):
         return got[0] if got else None
 
     t1, t2 = at(m1), at(m2)
-    if not t1 or not t2:
+    if not t1 or not t2 or t1 < 0 or t2 < 0:        # no price, or an exponent line below zero there
         return None
     a = math.log(t2 / t1) / math.log(m2 / m1)
-    return t1 * (m / m1) ** a, f"scaled from moduli of {m1} and {m2} bits (t ~ M^{a:.2f} at {e}-bit exponents)"
+    try:
+        t = t1 * (m / m1) ** a
+    except OverflowError:                            # refused by price() as past the float range
+        t = math.inf
+    return t, f"scaled from moduli of {m1} and {m2} bits (t ~ M^{a:.2f} at {e}-bit exponents)"
 
 
 def msm_by_terms(measurements, backend: str, key: str):
@@ -296,10 +305,41 @@ def price(counts: Mapping[str, float], measurements, backends: BackendChoice = N
             if derived is not None:
                 b, (seconds, note), rule = derived
                 # the same rule on the prices' low and high bounds bounds the derived price
-                low, high = (rule(measurements.at_bound(w), b, key)[0] for w in ("low", "high"))
+                try:
+                    low, high = ((rule(measurements.at_bound(w), b, key) or (None,))[0] for w in ("low", "high"))
+                except (ArithmeticError, ValueError):
+                    low = high = None
+                _check_derived(measurements.name, key, note, seconds, low, high)
                 lines.append(Line(key, n, seconds, b, note, min(low, seconds), max(high, seconds)))
                 continue
             raise MissingPrice(
                 f"{measurements.name}: no price for {key!r} in backend(s) {', '.join(order)}; "
                 f"measure it (costbook measure) or choose another source")
-    return Estimate(tuple(lines), measurements.name, label)
+    est = Estimate(tuple(lines), measurements.name, label)
+    _check_finite(est)
+    return est
+
+
+def _check_derived(source: str, key: str, note: str, seconds, low, high) -> None:
+    """A derived price must be a finite positive time, and so must its bounds: a line through two
+    measured sizes can fall below zero (or a fitted power overflow) far from them."""
+    def ok(x):
+        return isinstance(x, (int, float)) and math.isfinite(x) and x > 0
+    if not ok(seconds) or not ok(low) or not ok(high):
+        got = ", ".join(f"{w} {x:.3g} s" if isinstance(x, (int, float)) else f"{w} undefined"
+                        for w, x in (("price", seconds), ("low", low), ("high", high)))
+        raise PriceError(f"{source}: {key} {note or 'derived'} gives no positive finite price ({got}): "
+                         f"measure {key} itself, or sizes on both sides of it")
+
+
+def _check_finite(est: "Estimate") -> None:
+    """Every seconds figure of an Estimate finite and >= 0, or a PriceError naming the first one."""
+    what = f"{est.label or 'the estimate'} priced with {est.source}"
+    for line in est.lines:
+        for name, x in (("seconds", line.seconds), ("low", line.low), ("high", line.high)):
+            if not (math.isfinite(x) and x >= 0):
+                raise PriceError(f"{what}: {line.count:g} x {line.key} at {line.unit_price:.3g} s is {x} s "
+                                 f"({name}), outside the float range of a time")
+    for name, x in (("total", est.total), ("low", est.low), ("high", est.high)):
+        if not (math.isfinite(x) and x >= 0):
+            raise PriceError(f"{what}: the {name} is {x} s, outside the float range of a time")

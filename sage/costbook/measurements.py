@@ -20,10 +20,12 @@ states, with the seed file and line of every number.  Both have the same shape:
 Every entry needs a positive ``median`` and a ``unit`` (s, ms, us, ns).  Measured
 entries also carry ``q1``, ``q3``, ``mad``, ``samples`` and ``batch``; published
 entries carry ``line`` (1-based line in the seed) and may carry the seed's
-interval as ``low``/``high``.  Every number is finite, quartiles and intervals are
-in order (q1 <= median <= q3, low <= median <= high), and no JSON object repeats a
-key.  ``load()`` checks all of this and names the file and field of the first
-problem it finds.
+interval as ``low``/``high``.  Every number is finite, every time (median, quartiles,
+min) positive, interval bounds >= 0, quartiles and intervals in order (0 < q1 <= median <= q3,
+0 <= low <= median <= high), no price falls as a size grows where its key family says the
+work grows (``keys.Family.grows``: the larger size's interval wholly below the smaller's), and
+no JSON object repeats a key.  ``load()`` checks all of this and names the file and field of
+the first problem it finds.
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from .keys import UnknownPrimitiveKey, family_of
+from .keys import UnknownPrimitiveKey, family_of, sizes as key_sizes
 
 SCHEMA = "costbook-measurements/1"
 UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
@@ -185,7 +187,10 @@ def validate(data, path="<memory>") -> MeasurementSet:
                     v = entry[num]
                     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                         _fail(path, f"{field}.{num}", f"expected a finite number, got {v!r}")
-                    if v < 0 or (num == "median" and v == 0):
+                    # a measured time is positive (a zero quartile is no time at all, and would
+                    # divide by zero where a price is scaled); the spread (mad) and a stated or
+                    # derived range (low/high: an implied factor's range may reach 0) may be 0
+                    if v < 0 or (num in ("median", "q1", "q3", "min") and v == 0):
                         _fail(path, f"{field}.{num}", f"expected a positive number, got {v!r}")
             if "between_runs" in entry:
                 v = entry["between_runs"]
@@ -208,11 +213,42 @@ def validate(data, path="<memory>") -> MeasurementSet:
                     _fail(path, field, f"{what} out of order: {low}={entry[low]}, "
                                        f"median={entry['median']}, {high}={entry[high]} "
                                        f"(need {low} <= median <= {high})")
+        _check_growth(path, backend, entries)
     return MeasurementSet(name, kind, prov, results, Path(path) if path != "<memory>" else None)
 
 
+def _check_growth(path, backend: str, entries: dict) -> None:
+    """Refuse a price that falls as a size grows where the key's family says the work grows
+    (``keys.Family.grows``): keys equal but for that size, the larger one's interval (quartiles or
+    stated range, else its median) wholly below the smaller one's."""
+    def span(e):
+        scale = UNITS[e["unit"]]
+        for lo, hi in (("q1", "q3"), ("low", "high")):
+            if lo in e:
+                return e[lo] * scale, e[hi] * scale
+        return e["median"] * scale, e["median"] * scale
+
+    groups: dict = {}
+    for key, e in entries.items():
+        fam = family_of(key)
+        if not fam.grows:
+            continue
+        sz = key_sizes(key)
+        for g in fam.grows:
+            rest = tuple(sorted((k, v) for k, v in sz.items() if k != g))
+            groups.setdefault((fam.pattern, g, rest), []).append((sz[g], key, span(e)))
+    for (_, g, _), items in groups.items():
+        items.sort()
+        for i, (small, k_small, (lo_small, _)) in enumerate(items):
+            for big, k_big, (_, hi_big) in items[i + 1:]:
+                if big > small and hi_big < lo_small:
+                    _fail(path, f"results.{backend}[{k_big!r}]",
+                          f"price falls as {g} grows: {k_big} costs at most {hi_big:.4g} s, below "
+                          f"{k_small} at {lo_small:.4g} s or more (the work grows with {g})")
+
+
 # Larger than any measurement or count file could honestly be; refusing it beats filling memory.
-MAX_INPUT_BYTES = 64 << 20
+MAX_INPUT_BYTES = 16 << 20
 
 
 def read_text(path, error=MeasurementFileError, what: str = "measurement file") -> str:
@@ -220,27 +256,42 @@ def read_text(path, error=MeasurementFileError, what: str = "measurement file") 
     (missing, a directory, a FIFO or device that would block, unreadable, too large, not UTF-8)."""
     path = Path(path)
     try:
-        st = os.stat(path)            # before open(): opening a FIFO blocks until a writer comes
-        if stat.S_ISDIR(st.st_mode):
-            raise error(f"{path}: is a directory, not a {what}")
-        if not stat.S_ISREG(st.st_mode):
-            raise error(f"{path}: not a regular file (a {what} must be one)")
-        if st.st_size > MAX_INPUT_BYTES:
-            raise error(f"{path}: {st.st_size} bytes, larger than any {what} "
-                        f"(at most {MAX_INPUT_BYTES >> 20} MiB)")
-        data = path.read_bytes()
+        _regular(path, os.stat(path), error, what)   # before open(): opening a FIFO blocks until a writer comes
+        # and open without blocking all the same (the path may have been swapped for a FIFO since
+        # the stat), then check what was opened, and read at most one byte past the cap
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        try:
+            _regular(path, os.fstat(fd), error, what)
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(MAX_INPUT_BYTES + 1)
+        finally:
+            os.close(fd)
+        if len(data) > MAX_INPUT_BYTES:
+            raise error(f"{path}: larger than any {what} (at most {MAX_INPUT_BYTES >> 20} MiB)")
     except FileNotFoundError:
         raise error(f"{path}: no such {what}") from None
     except PermissionError:
         raise error(f"{path}: permission denied (cannot read this {what})") from None
     except OSError as e:
-        problem = "symbolic link loop" if e.errno == errno.ELOOP else (e.strerror or "unreadable").lower()
+        problem = {errno.ELOOP: "symbolic link loop", errno.ENAMETOOLONG: "file name too long",
+                   errno.ENOTDIR: "a part of the path is not a directory"}.get(e.errno, "unreadable")
         raise error(f"{path}: {problem} (cannot read this {what})") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise error(f"{path}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}); "
                     f"a {what} is JSON in UTF-8") from None
+
+
+def _regular(path: Path, st, error, what: str) -> None:
+    """Raise `error` unless `st` is a regular file no larger than MAX_INPUT_BYTES."""
+    if stat.S_ISDIR(st.st_mode):
+        raise error(f"{path}: is a directory, not a {what}")
+    if not stat.S_ISREG(st.st_mode):
+        raise error(f"{path}: not a regular file (a {what} must be one)")
+    if st.st_size > MAX_INPUT_BYTES:
+        raise error(f"{path}: {st.st_size} bytes, larger than any {what} "
+                    f"(at most {MAX_INPUT_BYTES >> 20} MiB)")
 
 
 # Deeper than any measurement or count file; json's C parser recurses once per level and, with the
