@@ -11,11 +11,19 @@
 Bad input (a value out of range, a file that is missing or not a measurement file, ...) is refused
 with exit code 2 and one line on stderr, `costbook: error: ...`, naming the option or file and what
 it admits; a bug is one line `costbook: internal error: ...` and exit code 1; Ctrl-C exits 130.
+Control characters in anything echoed are escaped (\x1b); each option is given at most once; an
+option a command or model does not use is refused, not ignored.  Input files must be regular
+files of at most 16 MiB.  An estimate is finite and non-negative or refused (a derived price
+below zero or past the float range).  `measure --out` must name a file: not a directory, not a
+path ending in '/', not a symbolic link (the file is replaced by a rename, which would replace
+the link, not its target: give the target's path); two runs writing one file at once are refused.
 """
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import math
 import os
 import re
 import signal
@@ -86,9 +94,45 @@ def _file_state(path: Path):
         return None
 
 
+# Linux's limits: one path component (NAME_MAX) and a whole path (PATH_MAX), in bytes
+NAME_MAX, PATH_MAX = 255, 4096
+
+
+def out_path(text: str | None, option: str = "--out") -> Path | None:
+    """An --out value as a Path, refused in one line unless it can name a file to write: not empty,
+    not ending in '/', no component or path beyond the system's limits, not a directory, not a
+    symbolic link (the file is written by renaming a new file over it, which would replace the link
+    itself and leave its target as it was: give the target's path instead)."""
+    if text is None:
+        return None
+    shown = text            # echoed as given; main() escapes control characters
+    if not text:
+        raise UsageError(f"{option} '': empty, and '.' is a directory (give a file name, e.g. this-machine.json)")
+    if text.endswith("/") or text.endswith("/.") or text in (".", ".."):
+        raise UsageError(f"{option} {shown}: names a directory (it ends in '/'); give a file name in it")
+    raw = os.fsencode(text)
+    longest = max(raw.split(b"/"), key=len)
+    if len(longest) > NAME_MAX:
+        raise UsageError(f"{option}: a path component of {len(longest)} bytes, longer than a file name may be "
+                         f"({NAME_MAX} bytes)")
+    if len(raw) >= PATH_MAX:
+        raise UsageError(f"{option}: a path of {len(raw)} bytes, longer than a path may be ({PATH_MAX - 1} bytes)")
+    path = Path(text)
+    try:
+        if path.is_symlink():
+            raise UsageError(f"{option} {shown}: is a symbolic link; costbook replaces the file by a rename, "
+                             f"which would replace the link, not its target: give the target's path "
+                             f"({os.path.realpath(text)!r})")
+        if path.is_dir():
+            raise UsageError(f"{option} {shown}: is a directory (give a file name, e.g. {path / 'this-machine.json'})")
+    except OSError as e:
+        raise UsageError(f"{option} {shown}: cannot be used ({(e.strerror or 'unusable path').lower()})") from None
+    return path
+
+
 def cmd_measure(args) -> int:
     from .measure import measure
-    out = args.out if args.out is not None else measurements.local_path()
+    out = out_path(args.out) if args.out is not None else measurements.local_path()
     before = _file_state(out)
 
     def on_sigterm(signum, frame):
@@ -116,7 +160,7 @@ def cmd_measure(args) -> int:
 def cmd_measure_dalek(args) -> int:
     from .backends.curve25519_dalek import DalekUnavailable, measure
     try:
-        written = measure(profile=args.profile, out=args.out)
+        written = measure(profile=args.profile, out=out_path(args.out))
     except DalekUnavailable as e:
         print(f"costbook: error: {e}", file=sys.stderr)
         return 2
@@ -182,8 +226,9 @@ def scheme_options(module, given: dict, fill_defaults: bool = True) -> dict:
     return options
 
 
-def _extra_options(extra: list) -> dict:
-    """`--name value` pairs left over by argparse, for scheme-specific options."""
+def _extra_options(extra: list, given: set = frozenset()) -> dict:
+    """`--name value` pairs left over by argparse, for scheme-specific options; an option given
+    twice (here, or also as one of the command's own options in `given`) is refused."""
     out, it = {}, iter(extra)
     for tok in it:
         if not tok.startswith("--"):
@@ -193,8 +238,56 @@ def _extra_options(extra: list) -> dict:
             value = next(it, None)
             if value is None or value.startswith("--"):
                 raise ValueError(f"--{name} needs a value")
-        out[name.replace("-", "_")] = value
+        key = name.replace("-", "_")
+        if key in out or key in given:
+            raise UsageError(f"--{name} given twice (give each option once)")
+        out[key] = value
     return out
+
+
+def _applies(module, options: dict, given: dict, source_kind: str | None = None) -> None:
+    """Refuse a given option that the chosen model or source does not use.  A model module may declare
+    OPTION_APPLIES = {option: {other option or "source": (values it applies with)}} (for "source",
+    the kinds of measurement file: published, measured, ...); an option given where it does not
+    apply would be dropped silently, so it is an error naming the option and when it applies."""
+    applies = getattr(module, "OPTION_APPLIES", {})
+    for opt in given:
+        for cond, allowed in applies.get(opt, {}).items():
+            actual = source_kind if cond == "source" else options.get(cond)
+            if cond == "source" and source_kind is None:
+                continue
+            if actual not in allowed:
+                where = (f"a {actual} source (--source)" if cond == "source" else f"{_flag(cond)} {actual}")
+                raise UsageError(f"{_flag(opt)} does not apply with {where}: it is used only with "
+                                 f"{' or '.join(f'{_flag(cond)} {a}' if cond != 'source' else f'a {a} source' for a in allowed)}")
+
+
+def _validate_uses(module) -> set:
+    """The options a scheme's validate takes by name (what it ignores with **kwargs is not used)."""
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {p.name for p in inspect.signature(module.validate).parameters.values() if p.kind in kinds}
+
+
+def _bad_numbers(x, path="result", time_like=False):
+    """(path, value) of every number in a JSON-ready result that is not finite, or negative where the
+    key names a time (…_s, …_ms, seconds, ms)."""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            t = isinstance(k, str) and (k in ("seconds", "ms", "s") or k.endswith(("_s", "_ms", "_seconds")))
+            yield from _bad_numbers(v, f"{path}.{k}", t or (time_like and isinstance(v, (int, float))))
+    elif isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            yield from _bad_numbers(v, f"{path}[{i}]", time_like)
+    elif isinstance(x, float) and not math.isfinite(x) or (
+            isinstance(x, (int, float)) and not isinstance(x, bool) and time_like and x < 0):
+        yield path, x
+
+
+def _check_result(result, what: str) -> None:
+    bad = next(_bad_numbers(result), None)
+    if bad is not None:
+        raise ValueError(f"{what}: {bad[0]} is {bad[1]}, not a finite non-negative time: the prices give no "
+                         f"usable estimate here (measure the sizes this needs, or choose another source)")
 
 
 def cmd_estimate(args) -> int:
@@ -209,12 +302,15 @@ def cmd_estimate(args) -> int:
             if getattr(args, opt, None) is not None:
                 given[opt] = getattr(args, opt)
         options = scheme_options(module, given)
+        _applies(module, options, given)
         source = args.source if args.source is not None else "published"
         if source == "published":
             source = f"published/{module.PUBLISHED}"
-        result = module.estimate(measurements.load_source(source), backends=_backends_arg(args.backend),
-                                 **options)
-        text = json.dumps(result, indent=2) if args.json else module.format_estimate(result)
+        mset = measurements.load_source(source)
+        _applies(module, options, given, mset.kind)
+        result = module.estimate(mset, backends=_backends_arg(args.backend), **options)
+        _check_result(result, f"estimate {args.scheme}")
+        text = json.dumps(result, indent=2, allow_nan=False) if args.json else module.format_estimate(result)
         print(text)
         return 0
     if args.counts is None:
@@ -222,7 +318,8 @@ def cmd_estimate(args) -> int:
                          f"or --counts '{COUNTS_EXAMPLE}'")
     mset = measurements.load_source(args.source if args.source is not None else "reference")
     est = price(_counts_arg(args.counts), mset, _backends_arg(args.backend), label="counts")
-    print(json.dumps(est.to_dict(), indent=2) if args.json else est)
+    _check_result(est.to_dict(), "estimate --counts")
+    print(json.dumps(est.to_dict(), indent=2, allow_nan=False) if args.json else est)
     return 0
 
 
@@ -234,7 +331,13 @@ def cmd_validate(args) -> int:
     given = dict(args.scheme_options)
     if args.params is not None:
         given["params"] = args.params
-    result = module.validate(**scheme_options(module, given, fill_defaults=False))
+    options = scheme_options(module, given, fill_defaults=False)
+    unused = sorted(set(given) - _validate_uses(module))
+    if unused:           # refused before anything runs: validate would drop them silently
+        used = [o for o in getattr(module, "OPTIONS", {}) if o in _validate_uses(module)]
+        raise UsageError(f"validate {args.scheme} does not use {', '.join(map(_flag, unused))} (it takes: "
+                         f"{', '.join(map(_flag, used)) or 'no scheme options'}; the others are estimate's)")
+    result = module.validate(**options)
     print(json.dumps(result, indent=2) if args.json else module.format_validation(result))
     return 0
 
@@ -247,14 +350,14 @@ def _load_each(paths, describe) -> int:
         try:
             m = measurements.load(path)
         except measurements.MeasurementFileError as e:
-            print(f"costbook: error: {e}", file=sys.stderr)
+            print(f"costbook: error: {_message(e)}", file=sys.stderr)
             bad += 1
             continue
         except Exception as e:        # a bug, not the file's fault: say so, and go on
             print(f"costbook: internal error: {path}: {_message(e)}", file=sys.stderr)
             bad += 1
             continue
-        print(describe(path, m))
+        print(clean(describe(path, m)))
     return 2 if bad else 0
 
 
@@ -282,11 +385,39 @@ def cmd_ledger(args) -> int:
     return 0
 
 
+class _StoreOnce(argparse._StoreAction):
+    """An option that takes a value, refused when given twice (argparse would keep the last)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        _once(parser, namespace, self.dest, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
+class _StoreTrueOnce(argparse._StoreTrueAction):
+    def __call__(self, parser, namespace, values, option_string=None):
+        _once(parser, namespace, self.dest, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _once(parser, namespace, dest, option_string):
+    seen = namespace.__dict__.setdefault("given_options", set())
+    if option_string is not None and dest in seen:
+        parser.error(f"{option_string} given twice (give each option once)")
+    seen.add(dest)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, with its errors as one line (not the usage block) and exit code 2."""
+    """argparse, with its errors as one line (not the usage block) and exit code 2, and every option
+    that is not repeatable (action="append") refused when given twice."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.register("action", "store", _StoreOnce)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store_true", _StoreTrueOnce)
 
     def error(self, message):
-        self.exit(2, f"costbook: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"costbook: error: {clean(' '.join(message.split()))} (see {self.prog} --help)\n")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -295,7 +426,9 @@ def parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("measure", help="time the primitives on this machine")
     m.add_argument("--profile", default="quick", choices=["quick", "full"])
-    m.add_argument("--out", type=Path, help="output file (default measurements/local/this-machine.json)")
+    m.add_argument("--out", help="output file (default measurements/local/this-machine.json); not a directory, "
+                                 "not a symbolic link (give its target); a run in progress to the same file "
+                                 "makes a second one refuse to start")
     m.add_argument("--only", action="append", metavar="GLOB", help="only keys matching GLOB (repeatable)")
     m.add_argument("--backend", help="comma-separated backends to run")
     m.add_argument("--name", help="name recorded in the file")
@@ -307,8 +440,9 @@ def parser() -> argparse.ArgumentParser:
     d = sub.add_parser("measure-dalek", help="time curve25519-dalek 2.0.0, the punch-card seed's library "
                                              "(builds bench/curve25519-dalek; needs cargo)")
     d.add_argument("--profile", default="full", choices=["quick", "full"])
-    d.add_argument("--out", type=Path, help="output file (default: the committed "
-                                            "measurements/seed-libraries/curve25519-dalek-2.0.0.json)")
+    d.add_argument("--out", help="output file (default: the committed "
+                                 "measurements/seed-libraries/curve25519-dalek-2.0.0.json); not a directory or "
+                                 "a symbolic link")
     d.set_defaults(func=cmd_measure_dalek)
 
     # allow_abbrev=False: scheme options such as --m (mix-servers) must not be taken for --model
@@ -346,9 +480,20 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def clean(text: str) -> str:
+    """`text` with every control character (and an undecodable byte of a file name) escaped as
+    \\xNN or \\uNNNN, so that an echoed name cannot move the cursor, clear the terminal or break
+    the one-line contract."""
+    return _UNPRINTABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
+                            else f"\\u{ord(m.group()):04x}", text)
+
+
 def _message(e: BaseException) -> str:
-    """An exception as one line of text, without its class name."""
-    text = " ".join(str(e.args[0] if isinstance(e, KeyError) and e.args else e).split())
+    """An exception as one line of text, without its class name, control characters escaped."""
+    text = clean(str(e.args[0] if isinstance(e, KeyError) and e.args else e).strip())
     return text or "no message (a bug: please report the command line)"
 
 
@@ -362,12 +507,13 @@ def main(argv=None) -> int:
         except SystemExit as e:       # --help (0) or a one-line parser error (2)
             return e.code if isinstance(e.code, int) else 2
         if extra and not (args.command in ("estimate", "validate") and args.scheme):
-            print(f"costbook: error: unrecognized arguments: {' '.join(extra)} (see costbook {args.command} "
-                  f"--help)", file=sys.stderr)
+            print(f"costbook: error: unrecognized arguments: {clean(' '.join(extra))} (see costbook "
+                  f"{args.command} --help)", file=sys.stderr)
             return 2
-        args.scheme_options = _extra_options(extra)
+        args.scheme_options = _extra_options(extra, getattr(args, "given_options", set()))
         return args.func(args)
-    except (measurements.MeasurementFileError, MissingPrice, UnknownPrimitiveKey, KeyError, ValueError) as e:
+    except (measurements.MeasurementFileError, MissingPrice, UnknownPrimitiveKey, KeyError, ValueError,
+            OverflowError) as e:
         print(f"costbook: error: {_message(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -9,8 +9,11 @@ before the first benchmark runs.
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
+import fcntl
 import fnmatch
+import hashlib
 import importlib
 import importlib.metadata as md
 import os
@@ -226,6 +229,55 @@ def measure(profile: str = "quick", out: Path | None = None, only=None, backends
         raise MeasureError("--name: empty (give the name to record in the file, or leave it out)")
     out = Path(out) if out is not None else measurements.local_path()
     check_writable(out)
+    with exclusive(out):
+        return _measure(prof, profile, out, only, backends, name, progress, report, repeat)
+
+
+@contextlib.contextmanager
+def exclusive(out: Path):
+    """Hold the lock of `out` for a whole measure run, or refuse at once: a second run writing the
+    same file would read it before the first one's write and then drop that run's keys.
+
+    The lock is an flock on a file in the temporary folder named after the output's real path (not
+    beside the output: a killed run leaves no stray file among the measurements).  It is removed
+    while still held, and taken only once its inode is still the one at that name, so a run that
+    opened the old file just before it went cannot hold a lock nobody else sees."""
+    real = os.path.realpath(out)
+    lock = Path(tempfile.gettempdir()) / f"costbook-measure-{hashlib.sha256(os.fsencode(real)).hexdigest()[:20]}.lock"
+    busy = MeasureError(f"--out {out}: another costbook measure is writing this file; wait for it to finish "
+                        f"(two runs to one file would lose one run's keys)")
+    for _ in range(20):
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except OSError as e:
+            raise MeasureError(f"--out {out}: cannot take the lock {lock} "
+                               f"({(e.strerror or 'unusable').lower()})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise busy from None
+        try:
+            current = os.stat(lock, follow_symlinks=False).st_ino
+        except FileNotFoundError:
+            current = None
+        if current == os.fstat(fd).st_ino:
+            break
+        os.close(fd)             # the name went to a newer lock file meanwhile: take that one
+    else:
+        raise busy
+    try:
+        os.write(fd, f"{os.getpid()}\n".encode())
+        yield
+    finally:
+        try:
+            os.unlink(lock)
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+
+
+def _measure(prof, profile, out, only, backends, name, progress, report, repeat) -> Path:
     partial = bool(only or backends)
     # a filtered run merges into an existing file: it must be readable before anything is timed
     old = measurements.load(out) if partial and out.exists() else None

@@ -30,6 +30,10 @@ STEPS = ("encrypt", "prove", "verify", "decrypt")
 
 OPTIONS = options(Parameters)
 
+#: options that only the spec model uses: given with the seed model, the CLI refuses them (the
+#: seed's masks are 2k bits, it has no k', |rho| or CRT decryption) instead of dropping them
+OPTION_APPLIES = {"k_prime": {"model": ("spec",)}, "rho_bits": {"model": ("spec",)}, "crt": {"model": ("spec",)}}
+
 #: the published source's backends: the seed's rounded prices (what its own arithmetic multiplies)
 PUBLISHED_BACKENDS = ["crypto-bigint-rounded", "curve25519-dalek"]
 

@@ -50,6 +50,13 @@ SPEC_K = 252
 MODEL_K = {"seed": SEED_K, "spec": SPEC_K}
 
 
+def seed_min_modulus_bits(k: int) -> int:
+    """The smallest |n| for which the seed's honest response m~ = m' - c m passes the range check
+    |m~| < n/4: m' has 2k bits, c m at most k + 256 (the seed's m has 256 bits), so |m~| has at most
+    max(2k, k + 256) + 1 bits, and n/4 must exceed it."""
+    return max(2 * k, k + 256) + 3
+
+
 @dataclass(frozen=True)
 class Parameters:
     """One CS03 instance as the cost models see it; the defaults are the CLI's.
@@ -73,6 +80,18 @@ class Parameters:
         check_parameters(self)
         if self.model == "seed" and self.crt == "yes":
             raise ValueError("the seed's model has no CRT decryption; use --model spec")
+        if self.model == "seed":
+            # the seed's masks are 2k bits whatever k' and |rho| are (seed 002, line 28): it has none
+            for name in ("k_prime", "rho_bits"):
+                if getattr(self, name) != OPTION_DEFAULTS[name]:
+                    raise ValueError(f"--{name.replace('_', '-')} does not apply to the seed's model (its masks "
+                                     f"are 2k bits); use --model spec")
+            # m~ = m' - c m with m' of 2k bits and c m of k + 256 bits must pass |m~| < n/4
+            need = seed_min_modulus_bits(self.challenge_bits)
+            if self.n_bits < need:
+                raise ValueError(f"modulus of {self.n_bits} bits too small for the seed's model with k = "
+                                 f"{self.challenge_bits}: its range check |m~| < n/4 on m~ = m' - c m (m' of 2k, "
+                                 f"c m of k + 256 bits) needs at least {need} bits")
         if self.model == "spec":
             if self.challenge_bits > self.rho_bits - 1:
                 raise ValueError(f"k = {self.challenge_bits} too large for |rho| = {self.rho_bits}: the scheme needs "
@@ -110,3 +129,7 @@ def gamma_prices() -> measurements.MeasurementSet:
     name, backend = GAMMA_PRICES
     s = measurements.load_source(f"published/{name}")
     return measurements.MeasurementSet(s.name, s.kind, s.provenance, {backend: s.results[backend]})
+
+
+#: what the seed's model requires of the spec-only options (they stay at their defaults there)
+OPTION_DEFAULTS = {"k_prime": 128, "rho_bits": 256}
