@@ -262,7 +262,23 @@ def prove_shuffle(G, pk, c_in, c_out, a, tau, s, rho, rng=SYSTEM_RANDOM) -> Shuf
                         re.prove([t0, t1, t2, r, y[2], y[3]], rng))
 
 
+def _sigma_shape(proof) -> bool:
+    return (isinstance(proof, SigmaProof) and pai._int(proof.c) and isinstance(proof.z, (tuple, list))
+            and all(pai._int(z) for z in proof.z))
+
+
 def verify_shuffle(G, pk, c_in, c_out, a, proof: ShuffleProof) -> bool:
+    """False for a malformed key, lists of unequal or zero length, commitments or b1 outside G1, or a
+    proof without its shape; else the two integer sigma proofs."""
+    if not (pai.well_formed_key(pk) and all(isinstance(x, (list, tuple)) for x in (c_in, c_out, a))
+            and len(c_in) == len(c_out) == len(a) >= 1 and all(G.in_g1(x) for x in a)):
+        return False
+    if not (isinstance(proof, ShuffleProof) and G.in_g1(proof.b1) and pai._int(proof.b2)
+            and isinstance(proof.z, (tuple, list)) and all(pai._int(z) for z in proof.z)
+            and _sigma_shape(proof.equal_exponents) and _sigma_shape(proof.reencryption)):
+        return False
+    if not pai.are_ciphertexts(pk, [*c_in, *c_out]):
+        return False
     n = len(c_in)
     u, A, C, seed = _statement(G, pk, c_in, c_out, a)
     if len(proof.z) != 4:

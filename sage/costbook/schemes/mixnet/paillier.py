@@ -304,8 +304,35 @@ def prove_shares(pk: PublicKey, k: int, d_k: int, cts, shares, rng=SYSTEM_RANDOM
     return ShareProof(c, rho + c * d_k)
 
 
+#: the largest N a verifier works with (its exponentiations are bounded by it and the key's lengths)
+MAX_N_BITS = 16384
+
+
+def _int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def well_formed_key(pk) -> bool:
+    """A PublicKey whose fields are integers of bounded size: N odd of at most MAX_N_BITS bits, N2 = N^2,
+    at least one share key, share_bits at most 2 |N| + 2 (|4 N p'q'| < 2 |N| + 2)."""
+    if not isinstance(pk, PublicKey) or not all(_int(x) for x in (pk.N, pk.N2, pk.hN, pk.v, pk.share_bits)):
+        return False
+    if not (pk.N > 2 and pk.N % 2 == 1 and pk.N.bit_length() <= MAX_N_BITS and pk.N2 == pk.N * pk.N):
+        return False
+    return (isinstance(pk.vks, (tuple, list)) and len(pk.vks) >= 1 and all(_int(x) for x in pk.vks)
+            and 0 < pk.share_bits <= 2 * pk.N.bit_length() + 2)
+
+
 def verify_shares(pk: PublicKey, k: int, cts, shares, proof: ShareProof) -> bool:
-    """Accept iff B^z = R A^c for the R the challenge was computed on, z in range."""
+    """Accept iff B^z = R A^c for the R the challenge was computed on, z in range; False for a
+    malformed key, index, list or proof."""
+    if not (well_formed_key(pk) and isinstance(proof, ShareProof) and _int(proof.c) and _int(proof.z)):
+        return False
+    if not (isinstance(cts, (list, tuple)) and isinstance(shares, (list, tuple)) and cts
+            and len(cts) == len(shares)):
+        return False
+    if not (_int(k) and 0 <= k < pk.m):
+        return False
     if not are_ciphertexts(pk, [pk.v, *pk.vks, *cts, *shares]):
         return False
     A, B, seed = _batch(pk, k, cts, shares)
