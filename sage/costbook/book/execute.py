@@ -38,6 +38,7 @@ import nbformat
 from nbclient import NotebookClient
 
 from .project import chapter_files
+from .reproducible import strip_volatile_metadata
 
 
 class ParameterError(ValueError):
@@ -118,6 +119,7 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
             os.environ["COSTBOOK_MEASUREMENTS"] = env_before
     dst.parent.mkdir(parents=True, exist_ok=True)
     tmp = dst.with_suffix(".ipynb.tmp")
+    strip_volatile_metadata(nb)
     nbformat.write(nb, tmp)
     os.replace(tmp, dst)
     return elapsed
