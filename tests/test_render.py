@@ -460,3 +460,77 @@ def test_figure_alt_text_is_fig_alt_or_the_caption_never_the_matplotlib_repr(tmp
     render_book(root, tmp_path / "out")
     alts = [img["alt"] for img in soup(tmp_path / "out", "chapters/01-alpha.html").select(".cell-output img")][-3:]
     assert alts == ["Cost of commit against n", "Bars of the six steps, log scale", "figure"]
+
+
+def test_table_cell_data_qmd_spans_become_linked_citations_with_one_label_per_work(tmp_path):
+    """A table cell's `<span data-qmd="[@key, ...]">` (costbook.report.Table, read by Quarto too) is a
+    citation; two works of the same author and year keep their a/b suffix on pages citing only one."""
+    root = cited_book(tmp_path)
+    (root / "references.bib").write_text(BIB + "@misc{doe-other, author = {Doe, Jane}, title = {Another Note}, "
+                                               "howpublished = {File other.txt}, year = {2020}}\n")
+    nb = nbformat.read(root / "chapters" / "01-alpha.ipynb", as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell("#| tbl-cap: Spans\nshow()", outputs=[nbformat.v4.new_output(
+        "display_data", data={"text/html": '<table class="costbook-table"><tr><td style="text-align: left">'
+                                           '<span data-qmd="[@seed-note, line 7]">(Doe 2020a, line 7)</span></td>'
+                                           '<td style="text-align: right">2.5 ms</td></tr></table>',
+                              "text/plain": "table"})]))
+    nbformat.write(nb, root / "chapters" / "01-alpha.ipynb")
+    beta = nbformat.read(root / "chapters" / "02-beta.ipynb", as_version=4)
+    beta.cells.append(nbformat.v4.new_markdown_cell("The other note [@doe-other]."))
+    nbformat.write(beta, root / "chapters" / "02-beta.ipynb")
+    out = tmp_path / "out"
+    render_book(root, out)
+    alpha = soup(out, "chapters/01-alpha.html")
+    cell = alpha.select("figure.table")[-1].select("td")[0]
+    assert cell.get_text("", strip=True) == "(Doe 2020a, line 7)"
+    assert cell.select_one(".citation a")["href"] == "#ref-seed-note" and cell.find("span", attrs={"data-qmd": True}) is None
+    assert "(Doe 2020a, line 12)" in alpha.select_one("article").get_text("")
+    b = soup(out, "chapters/02-beta.html")
+    assert "(Doe 2020b)" in b.select_one("article").get_text("")          # not "Doe 2020" on its own page
+    assert [e["id"] for e in b.select("section#references .csl-entry")] == ["ref-doe-other"]
+    assert [e["id"] for e in alpha.select("section#references .csl-entry")] == ["ref-seed-note", "ref-knuth-1997"]
+
+
+def test_front_matter_title_is_numbered_as_quarto_numbers_it(tmp_path):
+    """Quarto takes a front-matter title over the first heading, and then only `{.unnumbered}` in the
+    title itself unnumbers the page; the index page is numbered like any other."""
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURE, root)
+    text = (root / "index.qmd").read_text()
+    (root / "index.qmd").write_text('---\ntitle: "Preface"\n---\n\n' + text)
+    out = tmp_path / "out"
+    render_book(root, out)
+    assert soup(out, "index.html").select_one("h1.title").get_text(" ", strip=True) == "1 Preface"
+    assert soup(out, "chapters/01-alpha.html").select_one("h1.title").get_text(" ", strip=True) == "2 Alpha"
+    (root / "index.qmd").write_text('---\ntitle: "Preface {.unnumbered}"\n---\n\n' + text)
+    render_book(root, out)
+    assert soup(out, "index.html").select_one("h1.title").get_text(" ", strip=True) == "Preface"
+    (root / "index.qmd").write_text(text.replace("# Preface {.unnumbered}", "# Preface"))
+    render_book(root, out)
+    assert soup(out, "index.html").select_one("h1.title").get_text(" ", strip=True) == "1 Preface"
+
+
+def test_project_stylesheet_and_local_mathjax_url_from_quarto_yml(tmp_path):
+    """`format.html.css` is linked after the book's stylesheet, and `html-math-method`'s local `url` is
+    the MathJax the pages load (what Quarto would serve), copied into _static."""
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURE, root)
+    (root / "assets").mkdir()
+    (root / "assets" / "shared.css").write_text("table td { text-align: right; }\n")
+    mathjax = render.find_mathjax() / render.MATHJAX_FILE
+    (root / "vendor").mkdir()
+    shutil.copyfile(mathjax, root / "vendor" / "mj.js")
+    config = (root / "_quarto.yml").read_text().replace(
+        "    html-math-method: mathjax\n",
+        "    css: assets/shared.css\n    html-math-method:\n      method: mathjax\n      url: vendor/mj.js\n")
+    (root / "_quarto.yml").write_text(config)
+    out = tmp_path / "out"
+    render_book(root, out)
+    page = soup(out, "chapters/01-alpha.html")
+    assert [ln["href"] for ln in page.find_all("link", rel="stylesheet")] == ["../_static/costbook.css",
+                                                                            "../_static/shared.css"]
+    assert (out / "_static" / "shared.css").read_text() == "table td { text-align: right; }\n"
+    assert (out / "_static" / "mathjax" / render.MATHJAX_FILE).read_bytes() == (root / "vendor" / "mj.js").read_bytes()
+    (root / "_quarto.yml").write_text(config.replace("assets/shared.css", "assets/missing.css"))
+    with pytest.raises(RenderError, match=r"format\.html\.css: assets/missing\.css does not exist"):
+        render_book(root, out)

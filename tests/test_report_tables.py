@@ -1,7 +1,7 @@
 """Tables as a reader sees them: no Python reprs, citations readable without the renderer and
 turned back into pandoc markers by it."""
 from costbook.book.citations import table_citations_as_markers
-from costbook.report import Table, cite, fmt_number
+from costbook.report import Table, cite, column_alignments, fmt_number
 
 
 def test_cells_never_show_python_reprs():
@@ -16,7 +16,28 @@ def test_a_cited_cell_reads_as_author_year_and_renders_as_a_marker_again():
     t.add(cite("seed-cs03", "line 60"), "6.17 ms")
     t.add("as printed " + cite("rfc9496"), "")
     text, html = t.to_text(), t.to_html()
-    assert "[@" not in text and "(Takahashi and Zaverucha 2023, line 60)" in text
-    assert "[@" not in html and "(de Valence et al. 2023)" in html
+    # the label is the book's, with the year suffix the whole bibliography gives it
+    assert "[@" not in text and "(Takahashi and Zaverucha 2023a, line 60)" in text
+    # in HTML each citation is a data-qmd span (Quarto formats its Markdown) around the readable label
+    assert '<span data-qmd="[@seed-cs03, line 60]">(Takahashi and Zaverucha 2023a, line 60)</span>' in html
+    assert '<span data-qmd="[@rfc9496]">(de Valence et al. 2023)</span>' in html
+    assert "<cite" not in html
     assert table_citations_as_markers(html).count("[@seed-cs03, line 60]") == 1
     assert "[@rfc9496]" in table_citations_as_markers(html)
+
+
+def test_a_locator_with_markup_characters_stays_one_escaped_attribute():
+    html = Table(["source"]).add(cite("seed-cs03", 'lines 91–94 & "110"')).to_html()
+    assert 'data-qmd="[@seed-cs03, lines 91–94 &amp; &quot;110&quot;]"' in html
+    assert table_citations_as_markers(html).count('[@seed-cs03, lines 91–94 &amp; "110"]') == 1
+
+
+def test_columns_are_aligned_by_type_numbers_right_text_left():
+    t = Table(["step", "time", "change", "source", "note"])
+    t.add("encrypt", "6.51\u00a0ms", "+4.2%", cite("seed-cs03", "line 60"), "—")
+    t.add("verify", "2.0 × 10⁸", "−1.1%", cite("seed-cs03", "line 61"), "3 of 4")
+    t.add("decrypt", "—", "", cite("seed-cs03", "line 62"), "rejected")
+    assert column_alignments(t.rows, 5) == ["left", "right", "right", "left", "left"]
+    html = t.to_html()
+    assert html.count('style="text-align: right"') == 2 * 4 and html.count('style="text-align: left"') == 3 * 4
+    assert '<th style="text-align: right">time</th>' in html

@@ -67,8 +67,9 @@ def cell_text(value) -> str:
 
 def cite(key: str, locator: str = "") -> str:
     """A citation marker for a table cell: cite("seed-cs03", "line 12") -> "[@seed-cs03, line 12]".
-    A Table shows it as a readable author-year citation in a <cite> element (and in its text form),
-    which the book's renderer turns into a linked citation formatted by pandoc."""
+    A Table's HTML wraps it in a `<span data-qmd="[@seed-cs03, line 12]">` (Quarto formats the
+    attribute's Markdown as a linked citation; the offline renderer reads the same span) around the
+    readable label "(Takahashi and Zaverucha 2023a, line 12)"; its text form shows the label alone."""
     return f"[@{key}, {locator}]" if locator else f"[@{key}]"
 
 
@@ -77,12 +78,25 @@ _BIB_ENTRY = re.compile(r"@\w+\s*\{\s*([^,\s]+)\s*,(.*?)\n\}", re.S)
 _TEX_ACCENTS = {'\\"o': "ö", '\\"u': "ü", '\\"a': "ä", "\\'e": "é", "\\`e": "è"}
 
 
+def _bibliography_path():
+    from .measurements import project_root
+    return project_root() / "references.bib"
+
+
 @functools.lru_cache(maxsize=None)
 def _short_citations() -> dict:
-    """key -> "Author 2023" / "A and B 2023" / "A et al. 2023", read from the project's references.bib."""
-    from .measurements import project_root
+    """key -> the label every page of the book gives it ("Eskandarian 2021a", "Agrawal et al. 2023b"):
+    pandoc's citeproc over the whole of references.bib (costbook.book.citations.Bibliography.labels),
+    so a year suffix is the one the rendered book shows.  Without pandoc: "Author Year" read from the
+    .bib file, with no suffix."""
+    path = _bibliography_path()
     try:
-        text = (project_root() / "references.bib").read_text(encoding="utf-8")
+        from .book.citations import Bibliography
+        return Bibliography(path).labels()
+    except Exception:         # no pandoc in this environment: the readable fallback below
+        pass
+    try:
+        text = path.read_text(encoding="utf-8")
     except OSError:
         return {}
     out = {}
@@ -101,19 +115,41 @@ def _short_citations() -> dict:
 
 
 def citation_text(key: str, locator: str | None = None) -> str:
-    """A citation as a reader sees it without the renderer: "Takahashi and Zaverucha 2023, line 12"."""
+    """A citation as a reader sees it without the renderer: "Takahashi and Zaverucha 2023a, line 12"."""
     who = _short_citations().get(key, key)
     return f"{who}, {locator}" if locator else who
 
 
 def _citations_as_html(escaped: str) -> str:
-    return CITATION_MARKER.sub(
-        lambda m: (f'<cite class="citation" data-cite="{m[1]}" data-locator="{m[2] or ""}">'
-                   f'({citation_text(m[1], m[2])})</cite>'), escaped)
+    """Each marker in an escaped cell as `<span data-qmd="[@key, locator]">(label, locator)</span>`."""
+    def span(m):
+        marker = html.unescape(m[0])
+        label = html.escape(citation_text(m[1], html.unescape(m[2]) if m[2] else None), quote=False)
+        return f'<span data-qmd="{html.escape(marker, quote=True)}">({label})</span>'
+    return CITATION_MARKER.sub(span, escaped)
 
 
 def _citations_as_text(text: str) -> str:
     return CITATION_MARKER.sub(lambda m: f"({citation_text(m[1], m[2])})", text)
+
+
+# A column of numbers is right-aligned, any other column left-aligned (explicitly: Quarto's table
+# processing reads `text-align` of the cells as the column's alignment, and the offline book shows
+# the style as it is).  A cell is a number when it starts with one ("6.51 ms", "+4.2%", "1.24×",
+# "2.0 × 10⁸", "3 / 1 / 0 / 2"); empty cells and dashes count for either kind.
+_NUMERIC_CELL = re.compile(r"^[+\-−±≈~]?\s?\d")
+_NEUTRAL_CELLS = {"", "—", "–", "-", "n/a"}
+
+
+def column_alignments(rows: Sequence[Sequence[str]], ncols: int) -> list[str]:
+    """"right" for a column whose cells are all numbers (at least one), else "left"."""
+    out = []
+    for j in range(ncols):
+        cells = [str(r[j]).strip() for r in rows if j < len(r)]
+        kinds = {bool(_NUMERIC_CELL.match(c)) and CITATION_MARKER.search(c) is None
+                 for c in cells if c not in _NEUTRAL_CELLS}
+        out.append("right" if kinds == {True} else "left")
+    return out
 
 
 @dataclass
@@ -140,9 +176,10 @@ class Table:
 
     def to_html(self) -> str:
         esc = html.escape
-        head = "".join(f"<th>{esc(h)}</th>" for h in self.headers)
-        body = "".join("<tr>" + "".join(f"<td>{_citations_as_html(esc(c))}</td>" for c in r) + "</tr>"
-                       for r in self.rows)
+        align = [f' style="text-align: {a}"' for a in column_alignments(self.rows, len(self.headers))]
+        head = "".join(f"<th{a}>{esc(h)}</th>" for h, a in zip(self.headers, align))
+        body = "".join("<tr>" + "".join(f"<td{a}>{_citations_as_html(esc(c))}</td>" for c, a in zip(r, align))
+                       + "</tr>" for r in self.rows)
         cap = f"<caption>{esc(self.caption)}</caption>" if self.caption else ""
         return f'<table class="costbook-table">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 

@@ -3,9 +3,17 @@
 Quarto formats citations with pandoc's citeproc; so does this module, through the pandoc
 binary shipped in the pinned `pypandoc-binary` wheel (no network, no hand-made formatting).
 It works on a page's rendered HTML (prose, index.qmd and HTML table outputs alike), outside
-<pre>, <code>, <script> and <style>.  One pandoc run per page formats every citation of the
-page and the page's own reference list.  `@fig-`, `@tbl-` and `@sec-` are cross-references,
+<pre>, <code>, <script> and <style>.  A table cell's citation is a `<span data-qmd="[@key, ...]">`
+(costbook.report.Table writes it; Quarto parses the attribute's Markdown): the span is read
+here as the citation in its attribute.  `@fig-`, `@tbl-` and `@sec-` are cross-references,
 resolved earlier by the renderer, and are left alone here.
+
+One label per source on every page: citeproc adds a year suffix (2021a, 2021b) to works of the
+same authors and year that are cited *together*.  Every citation of the book is formatted in one
+pandoc run with the whole bibliography as `nocite`, so a suffix never depends on which page a
+citation is on; each page then lists the entries it cites.  (Quarto formats each page alone; its
+labels are the same when every group of works that share authors and year is in the project's
+`nocite`, which `ambiguous_keys` names and the conformance tests check.)
 """
 from __future__ import annotations
 
@@ -13,7 +21,7 @@ import html
 import re
 from pathlib import Path
 
-__all__ = ["Bibliography", "CitationError", "find_citations"]
+__all__ = ["Bibliography", "CitationError", "find_citations", "qmd_span_citations", "table_citations_as_markers"]
 
 
 class CitationError(ValueError):
@@ -69,13 +77,13 @@ class Bibliography:
         if not self.keys:
             raise CitationError(f"{self.path}: no BibTeX entries")
 
-    def _pandoc(self, markdown: str) -> str:
+    def _pandoc(self, markdown: str, to: str = "html") -> str:
         try:
             import pypandoc
         except ImportError:
             raise CitationError("pandoc not found: install pypandoc-binary (it is in requirements.txt); "
                                 "citations are formatted by pandoc's citeproc") from None
-        return pypandoc.convert_text(markdown, "html", format="markdown",
+        return pypandoc.convert_text(markdown, to, format="markdown",
                                      extra_args=["--citeproc", f"--bibliography={self.path}",
                                                  "--metadata=link-citations=true",
                                                  "--metadata=reference-section-title=", "--wrap=none"])
@@ -86,33 +94,61 @@ class Bibliography:
             raise CitationError(f"{where}: unknown citation key{'s' if len(unknown) > 1 else ''} "
                                 f"{', '.join(unknown)} (not in {self.path.name})")
 
-    def resolve(self, body: str, where: str, *, all_keys: list[str] | None = None) -> tuple[str, list[str]]:
-        """Replace the page's citations with pandoc's; return (body, keys cited in order).
+    def labels(self) -> dict[str, str]:
+        """key -> its label ("Eskandarian 2021a"), every entry cited together in one citeproc run."""
+        if getattr(self, "_labels", None) is None:
+            keys = sorted(self.keys)
+            doc = "\n\n".join(f"CITE{i}: [@{k}]" for i, k in enumerate(keys))
+            out = self._pandoc(doc, to="plain")
+            found = dict(re.findall(r"^CITE(\d+): \((.*?)\)\s*$", out, re.M))
+            self._labels = {k: found[str(i)] for i, k in enumerate(keys) if str(i) in found}
+        return dict(self._labels)
 
-        A `<div id="refs">` placeholder (Quarto's `::: {#refs}`) receives the reference list of
-        `all_keys` (the book's references page); otherwise a page that cites gets its own
-        "References" section at the end.
+    def ambiguous_keys(self) -> list[str]:
+        """Entries whose label needs a year suffix (same authors and year as another entry).  Each page
+        that Quarto formats alone must count all of them as cited (the project's `nocite`) for its
+        suffixes to be the book's."""
+        return sorted(k for k, label in self.labels().items() if _YEAR_SUFFIX.search(label))
+
+    def resolve(self, body: str, where: str, *, all_keys: list[str] | None = None) -> tuple[str, list[str]]:
+        """One page alone: see resolve_pages."""
+        return self.resolve_pages([(body, where)], all_keys=all_keys)[0]
+
+    def resolve_pages(self, pages: list[tuple[str, str]], *, all_keys: list[str] | None = None) -> list:
+        """[(body, where)] -> [(body with pandoc's citations, keys it cites in order)].
+
+        Every citation of every page is formatted in one pandoc run against the whole bibliography,
+        so a work has the same label on every page.  A `<div id="refs">` placeholder (Quarto's
+        `::: {#refs}`) receives the entries of `all_keys` and of the keys the page cites (the book's
+        references page); otherwise a page that cites gets its own "References" section at the end,
+        with the entries it cites.
         """
-        body = table_citations_as_markers(body)
-        citations = find_citations(body)
-        self.check(citations, where)
-        refs_page = _REFS_DIV.search(body) is not None
-        if not citations and not refs_page:
-            return body, []
-        cited = list(dict.fromkeys(k for _, keys in citations for k in keys))
-        listed = cited if all_keys is None or not refs_page else list(dict.fromkeys([*all_keys, *cited]))
-        distinct = list(dict.fromkeys(c for c, _ in citations))
+        bodies, found = [], []
+        for body, where in pages:
+            body = table_citations_as_markers(body)
+            citations = find_citations(body)
+            self.check(citations, where)
+            bodies.append(body)
+            found.append(citations)
+        distinct = list(dict.fromkeys(c for citations in found for c, _ in citations))
+        refs_pages = [_REFS_DIV.search(body) is not None for body in bodies]
+        if not distinct and not any(refs_pages):
+            return [(body, []) for body in bodies]
         doc = "\n\n".join(f"CITE{i}: {c}" for i, c in enumerate(distinct))
-        if listed:
-            doc += "\n\n---\nnocite: |\n  " + ", ".join(f"@{k}" for k in listed) + "\n---\n"
+        doc += "\n\n---\nnocite: |\n  " + ", ".join(f"@{k}" for k in sorted(self.keys)) + "\n---\n"
         out = self._pandoc(doc)
         formatted = dict(re.findall(r"<p>CITE(\d+): (.*?)</p>", out, re.S))
         missing = [c for i, c in enumerate(distinct) if str(i) not in formatted]
         if missing:
-            raise CitationError(f"{where}: pandoc did not format the citation {missing[0]}")
+            raise CitationError(f"{pages[0][1]}: pandoc did not format the citation {missing[0]}")
         by_source = {c: formatted[str(i)] for i, c in enumerate(distinct)}
-        refs = re.search(r'<div id="refs".*</div>', out, re.S)
-        refs_html = refs.group(0) if refs else ""
+        refs = _REFS_OPEN.search(out)
+        entries = {m[1]: m[0] for m in _ENTRY.finditer(out)}      # in the style's order
+
+        def refs_html(keys) -> str:
+            wanted = set(keys)
+            chosen = [e for k, e in entries.items() if k in wanted]
+            return (refs.group(0) + "\n" + "\n".join(chosen) + "\n</div>") if refs and chosen else ""
 
         def sub_piece(text: str) -> str:
             # `text` is HTML-escaped text; citations are found in its unescaped form.
@@ -121,23 +157,41 @@ class Bibliography:
                 return _replace(text, by_source)
             return _replace(plain, by_source, escape=True)
 
-        pieces = TAGS_AND_CODE.split(body)
-        body = "".join(p if p.startswith("<") or "@" not in p else sub_piece(p) for p in pieces)
-        if refs_page:
-            body = _REFS_DIV.sub(lambda m: refs_html, body, count=1)
-        elif refs_html:
-            body += ('\n<section class="references" id="references">\n'
-                     '<h2 class="unnumbered">References</h2>\n' + refs_html + "\n</section>")
-        return body, cited
+        results = []
+        for body, citations, refs_page in zip(bodies, found, refs_pages):
+            cited = list(dict.fromkeys(k for _, keys in citations for k in keys))
+            pieces = TAGS_AND_CODE.split(body)
+            body = "".join(p if p.startswith("<") or "@" not in p else sub_piece(p) for p in pieces)
+            if refs_page:
+                listed = list(dict.fromkeys([*(all_keys or []), *cited]))
+                body = _REFS_DIV.sub(lambda m: refs_html(listed), body, count=1)
+            elif cited:
+                body += ('\n<section class="references" id="references">\n'
+                         '<h2 class="unnumbered">References</h2>\n' + refs_html(cited) + "\n</section>")
+            results.append((body, cited))
+        return results
 
 
-# A table cell's citation as costbook.report.Table writes it: readable without the renderer, and
-# turned back into its pandoc marker here so that it is formatted and linked like any other.
-_TABLE_CITE = re.compile(r'<cite class="citation" data-cite="([^"]+)" data-locator="([^"]*)">.*?</cite>', re.S)
+_YEAR_SUFFIX = re.compile(r"(\d{4}|n\.d\.)-?[a-z]\b")
+_REFS_OPEN = re.compile(r'<div id="refs"[^>]*>')
+_ENTRY = re.compile(r'<div id="ref-([^"]+)" class="csl-entry"[^>]*>.*?</div>', re.S)
+
+# A table cell's citation as costbook.report.Table writes it (and as Quarto reads it): the Markdown
+# of its data-qmd attribute; the span's text is the readable label shown where nothing formats it.
+_QMD_SPAN = re.compile(r'<span\b[^>]*?\bdata-qmd="([^"]*)"[^>]*>.*?</span>', re.S)
 
 
 def table_citations_as_markers(body: str) -> str:
-    return _TABLE_CITE.sub(lambda m: f"[@{m[1]}, {html.unescape(m[2])}]" if m[2] else f"[@{m[1]}]", body)
+    """Each `<span data-qmd="[@key, ...]">...</span>` whose Markdown is a citation as that citation."""
+    def marker(m):
+        markdown = html.unescape(m[1])
+        return html.escape(markdown, quote=False) if find_citations(html.escape(markdown, quote=False)) else m[0]
+    return _QMD_SPAN.sub(marker, body)
+
+
+def qmd_span_citations(fragment: str) -> list[tuple[str, list[str]]]:
+    """[(citation markdown, [keys])] of the data-qmd spans in an HTML fragment."""
+    return [c for m in _QMD_SPAN.finditer(fragment) for c in find_citations(html.escape(html.unescape(m[1]), quote=False))]
 
 
 def _replace(text: str, by_source: dict, escape: bool = False) -> str:

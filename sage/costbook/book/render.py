@@ -15,13 +15,18 @@ code highlighting, ANSI colours, merged streams, the tags `remove-cell`/`remove-
 What is the book's own:
   * this module: chapter order, parts (`- part: "..."` with nested `chapters:`), `book.appendices`
     (lettered A, B, ...), book title/subtitle/author (project.py reads _quarto.yml); chapter titles
-    from front-matter `title:` or the first `# ` heading; chapters numbered 1, 2, ... except the
-    index page and headings marked `{.unnumbered}` / `{-}` (`format.html.number-sections: false`
-    turns numbering off); cross-references `@sec-x`, `@fig-x`, `@tbl-x` (also `[@fig-x]`,
+    from front-matter `title:` or the first `# ` heading; chapters numbered 1, 2, ... except those
+    whose title heading is marked `{.unnumbered}` / `{-}`, as Quarto decides it: a front-matter
+    `title:` wins over the heading, and then only `{.unnumbered}` in the title itself unnumbers the
+    page (the index page is numbered like any other; `format.html.number-sections: false` turns
+    numbering off); cross-references `@sec-x`, `@fig-x`, `@tbl-x` (also `[@fig-x]`,
     `-@fig-x`) across the book, `?@x` with a warning if unknown; citations `[@key]`,
-    `[@key, line 12]`, `@key` with a References section per citing page and the `::: {#refs}`
-    page (citations.py, pandoc's citeproc); the page template (sidebar, "On this page",
-    previous/next, `toc`, `code-overflow: wrap`), assets and offline MathJax;
+    `[@key, line 12]`, `@key` and table cells' `<span data-qmd="[@key]">` with a References
+    section per citing page and the `::: {#refs}` page (all the book's citations and the
+    project's `nocite`) (citations.py, pandoc's citeproc, one label per work on every page);
+    the page template (sidebar, "On this page", previous/next, `toc`, `code-overflow: wrap`),
+    the stylesheets of `format.html.css` (after the book's own), and MathJax from
+    `html-math-method`'s local `url` (else the pinned package's copy);
   * markdown.py: pandoc/Quarto prose syntax (heading ids and section numbers N.k, fenced divs
     `::: {.callout-note}`, pipe-table captions, figure/table numbers N.k);
   * cells.py: Quarto's `#|` cell options (`echo`, `include`, `output`, `warning`, `code-fold`,
@@ -50,7 +55,7 @@ import yaml
 from pygments.formatters import HtmlFormatter
 
 from .cells import render_cells
-from .citations import TAGS_AND_CODE, Bibliography, CitationError, find_citations
+from .citations import TAGS_AND_CODE, Bibliography, CitationError, find_citations, table_citations_as_markers
 from .markdown import ChapterMarkdown, Section, first_h1, inline_markdown, split_heading_attrs, strip_tags, unlink
 from .project import BookConfigError, appendices, load_config, toc, warn
 
@@ -150,9 +155,12 @@ def _load_chapter(root: Path, rel: PurePosixPath, part: str | None, notebook_dir
     h1_text, h1_id, h1_classes, _ = split_heading_attrs(h1) if h1 is not None else ("", None, [], {})
     title = ch.meta.get("title")
     if title is not None:
-        ch.title_md = str(title)
-        ch.drop_first_h1 = h1 is not None and h1_text.strip() == ch.title_md.strip()
-        ch.unnumbered = ch.drop_first_h1 and "unnumbered" in h1_classes
+        # Quarto: a front-matter title is the chapter's title, numbered unless the title itself
+        # says {.unnumbered}; the heading's own attributes no longer count.
+        title_text, _, title_classes, _ = split_heading_attrs(str(title))
+        ch.title_md = title_text.strip()
+        ch.drop_first_h1 = h1 is not None and h1_text.strip() == ch.title_md
+        ch.unnumbered = "unnumbered" in title_classes
     elif h1 is not None:
         ch.title_md, ch.drop_first_h1 = h1_text.strip(), True
         ch.unnumbered = "unnumbered" in h1_classes
@@ -175,9 +183,8 @@ def load_book(project_root: Path, notebook_dir: Path | None = None) -> tuple[dic
         raise BookConfigError(f"{root / '_quarto.yml'}: book.chapters lists no chapter files")
     number_sections = _html_format(config).get("number-sections", True) is not False
     n = letters = 0
-    for i, ch in enumerate(chapters):
-        is_index = i == 0 and ch.rel.stem == "index"
-        if number_sections and not is_index and not ch.unnumbered:
+    for ch in chapters:
+        if number_sections and not ch.unnumbered:
             if ch.rel in lettered:      # appendices: A, B, ... (Quarto's numbering)
                 ch.number = chr(ord("A") + letters)
                 letters += 1
@@ -248,25 +255,39 @@ def _resolve_citations(root: Path, config: dict, chapters: list, bodies: list) -
         raise RenderError(f"{root / '_quarto.yml'}: bibliography: {e}") from None
     every, unknown = [], []
     for ch, (body, _) in zip(chapters, bodies):
-        found = find_citations(body)
+        found = find_citations(table_citations_as_markers(body))
         every += [k for _, keys in found for k in keys]
         try:
             bibliography.check(found, f"{ch.source} (page {ch.href})")
         except CitationError as e:
             unknown.append(str(e))
+    nocite = nocite_keys(config)
+    try:
+        bibliography.check([("nocite", nocite)], f"{root / '_quarto.yml'}: nocite")
+    except CitationError as e:
+        unknown.append(str(e))
     if unknown:                        # every page's unknown keys at once
         raise RenderError("\n".join(unknown))
+    try:           # the references page lists what the book cites and `nocite` adds, as Quarto's does
+        resolved = bibliography.resolve_pages([(body, f"{ch.source} (page {ch.href})")
+                                               for ch, (body, _) in zip(chapters, bodies)],
+                                              all_keys=list(dict.fromkeys([*every, *nocite])))
+    except CitationError as e:
+        raise RenderError(str(e)) from None
     out = []
-    for ch, (body, sections) in zip(chapters, bodies):
-        try:
-            body, cited = bibliography.resolve(body, f"{ch.source} (page {ch.href})",
-                                               all_keys=list(dict.fromkeys(every)))
-        except CitationError as e:
-            raise RenderError(str(e)) from None
+    for (body, cited), (_, sections) in zip(resolved, bodies):
         if '<section class="references" id="references">' in body:
             sections = [*sections, Section(2, "references", "References")]
         out.append((body, sections))
     return out
+
+
+def nocite_keys(config: dict) -> list[str]:
+    """The keys of the project's `nocite` ("@a, @b" as Quarto reads it; `@*` is not followed)."""
+    value = config.get("nocite")
+    if isinstance(value, list):
+        value = ", ".join(str(v) for v in value)
+    return [k for k in re.findall(r"@([\w][\w:.#$%&+?<>~/-]*)", str(value or "")) if k != "*"]
 
 
 def describe_measurements(root: Path, path: str | None) -> str:
@@ -318,18 +339,49 @@ def find_mathjax() -> Path:
                       "the book must typeset mathematics without a network)")
 
 
-def copy_static(out_dir: Path) -> None:
-    es5 = find_mathjax()
+def mathjax_url(root: Path, html_fmt: dict) -> Path | None:
+    """`format.html.html-math-method.url` when it names a file of the project (Quarto serves it
+    from there too), else None."""
+    method = html_fmt.get("html-math-method")
+    url = method.get("url") if isinstance(method, dict) and method.get("method") == "mathjax" else None
+    if not isinstance(url, str) or re.match(r"\s*([a-z]+:)?//", url, re.I):
+        return None
+    path = (root / url).resolve()
+    return path if path.is_file() and path.is_relative_to(root) else None
+
+
+def project_css(root: Path, html_fmt: dict) -> list[Path]:
+    """The project's own stylesheets, `format.html.css` (one path or a list), each checked to exist."""
+    css = html_fmt.get("css") or []
+    out = []
+    for item in [css] if isinstance(css, str) else css:
+        path = (root / str(item)).resolve()
+        if not path.is_file():
+            raise RenderError(f"{root / '_quarto.yml'}: format.html.css: {item} does not exist")
+        out.append(path)
+    return out
+
+
+def copy_static(out_dir: Path, mathjax: Path | None = None, css_files=()) -> list[str]:
+    """MathJax, the book's stylesheet and the project's; returns the stylesheets' names in _static."""
+    mathjax = mathjax or find_mathjax() / MATHJAX_FILE
     static = out_dir / STATIC
     mj = static / "mathjax"
     mj.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(es5 / MATHJAX_FILE, mj / MATHJAX_FILE)
-    lic = es5.parent / "LICENSE"
+    shutil.copyfile(mathjax, mj / MATHJAX_FILE)
+    lic = mathjax.parent.parent / "LICENSE"
     if lic.is_file():
         shutil.copyfile(lic, mj / "LICENSE")
     css = (ASSETS / CSS_NAME).read_text(encoding="utf-8")
     css += "\n/* Pygments (code highlighting) */\n" + HtmlFormatter().get_style_defs(".highlight") + "\n"
     (static / CSS_NAME).write_text(css, encoding="utf-8")
+    names = [CSS_NAME]
+    for path in css_files:
+        if path.name in names:
+            raise RenderError(f"two stylesheets named {path.name}")
+        shutil.copyfile(path, static / path.name)
+        names.append(path.name)
+    return names
 
 
 def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = None, *,
@@ -345,7 +397,10 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
     config, chapters = load_book(root, nb_dir)
     book = config.get("book") or {}
     html_fmt = _html_format(config)
-    find_mathjax()   # fail before writing anything
+    mathjax = mathjax_url(root, html_fmt)
+    if mathjax is None:
+        find_mathjax()   # fail before writing anything
+    css_files = project_css(root, html_fmt)
     measurements = describe_measurements(root, os.environ.get("COSTBOOK_MEASUREMENTS"))
     template = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True,
                                   lstrip_blocks=True, keep_trailing_newline=True).get_template("page.html.j2")
@@ -370,7 +425,7 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
     bodies = _resolve_citations(root, config, chapters, bodies)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    copy_static(out_dir)
+    stylesheets = copy_static(out_dir, mathjax, css_files)
     written = []
     for i, (ch, (body, sections)) in enumerate(zip(chapters, bodies)):
         href, static = ch.href, _rel(ch.href, STATIC)
@@ -382,7 +437,7 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
             author=authors,
             is_first=i == 0,
             home=links[0]["href"],
-            css=f"{static}/{CSS_NAME}",
+            stylesheets=[f"{static}/{name}" for name in stylesheets],
             mathjax=f"{static}/mathjax/{MATHJAX_FILE}",
             chapter=ch,
             page_title=(f"{ch.number}\u00a0 {ch.title_text}" if ch.number else ch.title_text),
