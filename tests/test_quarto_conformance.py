@@ -1,0 +1,455 @@
+"""What a real `quarto render` of the book needs from its sources, checked without Quarto.
+
+Quarto (1.11) renders the same _quarto.yml, index.qmd and committed notebooks as the offline
+renderer.  Where the two would differ, Quarto's behaviour is the reference; these checks pin the
+sources so that they do not:
+
+  * numbering: Quarto takes a front-matter `title:` over the first heading and then ignores the
+    heading's `{.unnumbered}` (the index page is not exempt); each chapter's first heading is the
+    title the offline renderer numbers, unnumbered exactly where Quarto leaves it unnumbered;
+  * citations in table outputs: Quarto formats only the Markdown of a `<span data-qmd="...">`; a
+    `<cite>` element or a bare `[@key]` in HTML is shown as text;
+  * one label per work: Quarto runs citeproc page by page, and citeproc adds a/b year suffixes only
+    among the works a page cites; the project's `nocite` must hold every group of works that share
+    authors and year, so that each page's labels are the book's (simulated here with pandoc);
+  * every entry of references.bib is cited somewhere;
+  * options that need another option (`repo-actions` needs `repo-url`);
+  * nothing from the network: MathJax from a local `url` shipped as a resource, the `mathjax`
+    template variable off (Quarto's template loads a polyfill from a CDN when it is on), no
+    output loading a script, no run timestamps or widget state in the notebooks;
+  * one stylesheet for both renderers (`format.html.css`), with the table and output rules.
+
+    python tests/test_quarto_conformance.py [ROOT]   runs every check on a checkout (default: this
+                                                     one) and prints the violations per check
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n(.*?\n)?(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+_H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
+_ATTRS = re.compile(r"^(?P<text>.*?)\s*\{(?P<attrs>[^{}]*)\}\s*$")
+_QMD_SPAN = re.compile(r'<span\b[^>]*?\bdata-qmd="([^"]*)"[^>]*>.*?</span>', re.S)
+_CITE_KEY = re.compile(r"(?<![\w.])-?@([A-Za-z0-9_][\w:.#$%&+?<>~/-]*[A-Za-z0-9_]|[A-Za-z0-9_])")
+_XREF = ("fig-", "tbl-", "sec-", "eq-")
+_NETWORK_SCRIPT = re.compile(r"<(script|link)\b[^>]*\b(src|href)\s*=\s*[\"']?\s*(https?:)?//", re.I)
+_YEAR_TOKEN = re.compile(r"\b(\d{4}[a-z]?|n\.d\.(?:-[a-z])?)")
+
+
+# ------------------------------------------------------------------------------- the sources
+
+def config(root: Path) -> dict:
+    return yaml.safe_load((root / "_quarto.yml").read_text(encoding="utf-8")) or {}
+
+
+def html_format(root: Path) -> dict:
+    fmt = (config(root).get("format") or {}).get("html")
+    return fmt if isinstance(fmt, dict) else {}
+
+
+def pages(root: Path) -> list[str]:
+    """Every page of the book in order, as _quarto.yml lists it."""
+    book = config(root).get("book") or {}
+    out = []
+    for item in [*(book.get("chapters") or []), *(book.get("appendices") or [])]:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            out += [c for c in item.get("chapters") or [] if isinstance(c, str)]
+    return out
+
+
+def notebooks(root: Path) -> dict[str, dict]:
+    return {p: json.loads((root / p).read_text(encoding="utf-8")) for p in pages(root) if p.endswith(".ipynb")}
+
+
+def source_text(cell) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def outputs(nb: dict):
+    """(mime, text) of every rich output of a notebook."""
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []):
+            for mime, data in (out.get("data") or {}).items():
+                if mime in ("text/html", "text/markdown"):
+                    yield mime, "".join(data) if isinstance(data, list) else data
+
+
+def front_matter_and_markdown(root: Path, page: str) -> tuple[dict, str]:
+    """A page's front matter (a .qmd's YAML header, a notebook's first raw cell) and its Markdown."""
+    if page.endswith(".ipynb"):
+        nb = json.loads((root / page).read_text(encoding="utf-8"))
+        cells = nb.get("cells", [])
+        meta = {}
+        if cells and cells[0].get("cell_type") == "raw":
+            m = _FRONT_MATTER.match(source_text(cells[0]))
+            meta = (yaml.safe_load(m.group(1) or "") or {}) if m else {}
+        return meta, "\n\n".join(source_text(c) for c in cells if c.get("cell_type") == "markdown")
+    text = (root / page).read_text(encoding="utf-8")
+    m = _FRONT_MATTER.match(text)
+    return ((yaml.safe_load(m.group(1) or "") or {}) if m else {}), text[m.end():] if m else text
+
+
+def first_heading(markdown: str) -> tuple[str, list[str]] | None:
+    """The first `# ` heading outside fenced code: (text, classes)."""
+    fence = None
+    for line in markdown.splitlines():
+        f = re.match(r"^\s*(`{3,}|~{3,})", line)
+        if f:
+            fence = None if fence and f.group(1).startswith(fence) else (fence or f.group(1))
+            continue
+        if fence is None and (m := _H1.match(line)):
+            return split_attrs(m.group(1))
+    return None
+
+
+def split_attrs(text: str) -> tuple[str, list[str]]:
+    m = _ATTRS.match(text)
+    if not m:
+        return text.strip(), []
+    classes = [a[1:] for a in m.group("attrs").split() if a.startswith(".")]
+    if "-" in m.group("attrs").split():
+        classes.append("unnumbered")
+    return m.group("text").strip(), classes
+
+
+def quarto_numbers(meta: dict, heading) -> bool:
+    """Quarto's rule for a book chapter: a front-matter title string decides by its own
+    {.unnumbered}; else the first heading's classes."""
+    if isinstance(meta.get("title"), str):
+        return "unnumbered" not in split_attrs(meta["title"])[1]
+    return heading is None or "unnumbered" not in heading[1]
+
+
+def citation_keys(markdown: str) -> list[str]:
+    return [k.rstrip(".:") for k in _CITE_KEY.findall(markdown) if not k.startswith(_XREF)]
+
+
+def bib_keys(root: Path) -> set[str]:
+    from costbook.book.citations import Bibliography
+    return set(Bibliography(root / str(config(root)["bibliography"])).keys)
+
+
+def nocite(root: Path) -> list[str]:
+    value = config(root).get("nocite") or ""
+    return citation_keys(", ".join(value) if isinstance(value, list) else str(value))
+
+
+def page_citations(root: Path, page: str) -> list[str]:
+    """The keys a page cites as Quarto sees them: its Markdown and its outputs' data-qmd spans (and the
+    Markdown of text/markdown outputs)."""
+    _, markdown = front_matter_and_markdown(root, page)
+    keys = citation_keys(markdown)
+    if page.endswith(".ipynb"):
+        for mime, text in outputs(json.loads((root / page).read_text(encoding="utf-8"))):
+            if mime == "text/markdown":
+                keys += citation_keys(text)
+            keys += [k for m in _QMD_SPAN.finditer(text) for k in citation_keys(html.unescape(m[1]))]
+    return list(dict.fromkeys(keys))
+
+
+# ------------------------------------------------------------------------------- the checks
+
+def front_matter_violations(root: Path) -> list[str]:
+    out = []
+    for page in pages(root):
+        meta, markdown = front_matter_and_markdown(root, page)
+        heading = first_heading(markdown)
+        if "title" in meta and heading is not None and "unnumbered" in heading[1]:
+            out.append(f"{page}: front-matter title {meta['title']!r} and a heading marked {{.unnumbered}}: "
+                       "Quarto takes the title and numbers the page")
+    return out
+
+
+def numbering_violations(root: Path) -> list[str]:
+    from costbook.book.render import load_book
+    _, chapters = load_book(root)
+    out = []
+    for ch in chapters:
+        meta, markdown = front_matter_and_markdown(root, str(ch.rel))
+        heading = first_heading(markdown)
+        if heading is None:
+            out.append(f"{ch.rel}: no `# ` heading to be its title")
+        elif heading[0] != ch.title_md:
+            out.append(f"{ch.rel}: first heading {heading[0]!r}, but the offline renderer titles it {ch.title_md!r}")
+        if quarto_numbers(meta, heading) == ch.unnumbered:
+            out.append(f"{ch.rel}: Quarto {'numbers' if quarto_numbers(meta, heading) else 'does not number'} it, "
+                       f"the offline renderer {'does not' if ch.unnumbered else 'does'}")
+    return out
+
+
+def table_citation_violations(root: Path) -> list[str]:
+    keys = bib_keys(root)
+    out = []
+    for page, nb in notebooks(root).items():
+        cites = outside = 0
+        for mime, text in outputs(nb):
+            cites += len(re.findall(r"<cite\b[^>]*\bclass=\"citation\"", text))
+            for m in _QMD_SPAN.finditer(text):
+                cited = citation_keys(html.unescape(m[1]))
+                if not cited:
+                    out.append(f"{page}: data-qmd span without a citation: {m[1][:60]!r}")
+                out += [f"{page}: data-qmd cites {k}, not in references.bib" for k in cited if k not in keys]
+            if mime == "text/html":
+                rest = re.sub(r"<cite\b.*?</cite>", "", _QMD_SPAN.sub("", text), flags=re.S)
+                outside += rest.count("[@")
+        if cites:
+            out.append(f"{page}: {cites} <cite class=\"citation\"> in its outputs (Quarto shows them as text)")
+        if outside:
+            out.append(f"{page}: {outside} citation(s) [@...] in HTML outputs outside a data-qmd span")
+    return out
+
+
+def report_table_violations(root: Path) -> list[str]:
+    """What costbook.report.Table writes now (the chapters are re-executed with it)."""
+    from costbook.report import Table, cite
+    t = Table(["source", "time"])
+    t.add(cite("seed-cs03", "line 60"), "6.17\u00a0ms")
+    t.add(cite("rfc9496"), "—")
+    page = t.to_html()
+    out = []
+    if "<cite" in page or page.count("data-qmd=") != 2:
+        out.append("Table.to_html does not write each citation as a data-qmd span")
+    if 'data-qmd="[@seed-cs03, line 60]"' not in page:
+        out.append("Table.to_html: the data-qmd span does not hold the citation's Markdown")
+    if not re.search(r'<td style="text-align: right">6\.17', page) or not re.search(r'<td style="text-align: left">', page):
+        out.append("Table.to_html does not state each column's alignment (numbers right, text left)")
+    return out
+
+
+def uncited_violations(root: Path) -> list[str]:
+    cited = set()
+    for page in pages(root):
+        cited |= set(page_citations(root, page))
+    return [f"references.bib: {k} is cited nowhere" for k in sorted(bib_keys(root) - cited)]
+
+
+def option_violations(root: Path) -> list[str]:
+    book = config(root).get("book") or {}
+    out = []
+    if book.get("repo-actions") and not book.get("repo-url"):
+        out.append("_quarto.yml: book.repo-actions without book.repo-url (Quarto warns and drops the links)")
+    if "repo-url" in book and not str(book.get("repo-url") or "").startswith(("https://", "http://")):
+        out.append("_quarto.yml: book.repo-url is not a URL")
+    for res in (config(root).get("project") or {}).get("resources") or []:
+        if not any(root.glob(str(res))):
+            out.append(f"_quarto.yml: project.resources {res} matches no file")
+    return out
+
+
+def mathjax_violations(root: Path) -> list[str]:
+    from costbook.book import render
+    method = html_format(root).get("html-math-method")
+    if not isinstance(method, dict) or method.get("method") != "mathjax" or not method.get("url"):
+        return ["_quarto.yml: html-math-method has no local MathJax url (Quarto loads MathJax from a CDN)"]
+    url = str(method["url"])
+    out = []
+    path = root / url
+    if re.match(r"\s*([a-z]+:)?//", url, re.I) or not path.is_file():
+        out.append(f"_quarto.yml: html-math-method url {url} is not a local file")
+    elif path.resolve() != (render.find_mathjax() / render.MATHJAX_FILE).resolve():
+        out.append(f"_quarto.yml: html-math-method url {url} is not the pinned package's MathJax")
+    if url not in ((config(root).get("project") or {}).get("resources") or []):
+        out.append(f"_quarto.yml: the MathJax file {url} is not in project.resources (Quarto would not copy it)")
+    if config(root).get("mathjax") is not False:
+        out.append("_quarto.yml: `mathjax: false` missing (Quarto's template then loads a polyfill script from a CDN)")
+    return out
+
+
+def network_violations(root: Path) -> list[str]:
+    out = []
+    for page, nb in notebooks(root).items():
+        for mime, text in outputs(nb):
+            if _NETWORK_SCRIPT.search(text) or re.search(r"\bsrc\s*=\s*[\"']?https?:", text, re.I):
+                out.append(f"{page}: a {mime} output loads from the network")
+        if "widgets" in (nb.get("metadata") or {}):
+            out.append(f"{page}: saved widget state in the notebook metadata")
+        stamped = sum("execution" in (c.get("metadata") or {}) for c in nb.get("cells", []))
+        if stamped:
+            out.append(f"{page}: run timestamps (metadata.execution) in {stamped} cells")
+    return out
+
+
+def css_violations(root: Path) -> list[str]:
+    from costbook.book import render
+    css = html_format(root).get("css")
+    files = [css] if isinstance(css, str) else list(css or [])
+    if not files:
+        return ["_quarto.yml: no format.html.css: Quarto gets none of the book's table and output rules"]
+    out = [f"_quarto.yml: format.html.css {f} does not exist" for f in files if not (root / str(f)).is_file()]
+    if out:
+        return out
+    text = "\n".join((root / str(f)).read_text(encoding="utf-8") for f in files)
+    if not re.search(r"\.cell-output-stdout pre[^{]*\{[^}]*white-space:\s*pre-wrap", text):
+        out.append("format.html.css: printed output does not wrap (.cell-output-stdout pre)")
+    if "costbook-table" not in text:
+        out.append("format.html.css: no rules for the book's tables (table.costbook-table)")
+    if [p.resolve() for p in render.project_css(root, html_format(root))] != [(root / str(f)).resolve() for f in files]:
+        out.append("the offline renderer does not link format.html.css")
+    return out
+
+
+def nocite_violations(root: Path) -> list[str]:
+    from costbook.book.citations import Bibliography
+    bib = Bibliography(root / str(config(root)["bibliography"]))
+    missing = sorted(set(bib.ambiguous_keys()) - set(nocite(root)))
+    return [f"_quarto.yml: nocite lacks {k} ({bib.labels()[k]}): a page citing it alone would give another label"
+            for k in missing]
+
+
+def per_page_label_violations(root: Path) -> list[str]:
+    """Each page formatted alone, as Quarto does (its citations plus the project's nocite, pandoc's
+    citeproc): every label must be the one the whole book gives the work."""
+    from costbook.book.citations import Bibliography
+    bib = Bibliography(root / str(config(root)["bibliography"]))
+    book = bib.labels()
+    extra = nocite(root)
+    out = []
+    for page in pages(root):
+        keys = [k for k in page_citations(root, page) if k in bib.keys]
+        if not keys:
+            continue
+        doc = "\n\n".join(f"CITE{i}: [@{k}]" for i, k in enumerate(keys))
+        if extra:
+            doc += "\n\n---\nnocite: |\n  " + ", ".join(f"@{k}" for k in extra) + "\n---\n"
+        text = bib._pandoc(doc, to="plain")
+        found = dict(re.findall(r"^CITE(\d+): \((.*?)\)\s*$", text, re.M))
+        for i, k in enumerate(keys):
+            if found.get(str(i)) != book[k]:
+                out.append(f"{page}: {k} is {found.get(str(i))!r} on this page, {book[k]!r} in the book")
+    return out
+
+
+def offline_label_violations(rendered: dict) -> list[str]:
+    """In the offline book: one year (with its suffix) per work, on every page."""
+    years: dict[str, set] = {}
+    for name, text in rendered.items():
+        for m in re.finditer(r'<a href="[^"]*#ref-([^"]+)"[^>]*>(.*?)</a>', text, re.S):
+            years.setdefault(m[1], set()).update(_YEAR_TOKEN.findall(html.unescape(re.sub(r"<[^>]+>", "", m[2]))))
+    return [f"{key}: labelled with {sorted(ys)} across the book" for key, ys in sorted(years.items()) if len(ys) > 1]
+
+
+def offline_network_violations(rendered: dict) -> list[str]:
+    out = []
+    for name, text in rendered.items():
+        out += [f"{name}: <{m[1]}> loads from the network" for m in _NETWORK_SCRIPT.finditer(text)]
+    return out
+
+
+def render_offline(root: Path, out: Path) -> dict[str, str]:
+    from costbook.book.render import render_book
+    return {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in render_book(root, out, root / "chapters")}
+
+
+SOURCE_CHECKS = {
+    "front matter": front_matter_violations,
+    "numbering": numbering_violations,
+    "table citations": table_citation_violations,
+    "report tables": report_table_violations,
+    "uncited entries": uncited_violations,
+    "options": option_violations,
+    "mathjax": mathjax_violations,
+    "network": network_violations,
+    "css": css_violations,
+    "nocite": nocite_violations,
+    "per-page labels": per_page_label_violations,
+}
+
+
+def _report(found: list[str]) -> str:
+    return f"{len(found)} violation(s)\n" + "\n".join(f"  - {v}" for v in found)
+
+
+@pytest.mark.parametrize("check", SOURCE_CHECKS)
+def test_sources(check):
+    found = SOURCE_CHECKS[check](ROOT)
+    assert not found, _report(found)
+
+
+@pytest.fixture(scope="module")
+def offline(tmp_path_factory):
+    return render_offline(ROOT, tmp_path_factory.mktemp("book"))
+
+
+def test_offline_book_gives_one_label_per_work(offline):
+    found = offline_label_violations(offline)
+    assert not found, _report(found)
+
+
+def test_offline_book_loads_nothing_from_the_network(offline):
+    found = offline_network_violations(offline)
+    assert not found, _report(found)
+
+
+def test_checks_catch_what_they_look_for(tmp_path):
+    """Each check on a small broken project finds its defect."""
+    (tmp_path / "chapters").mkdir()
+    (tmp_path / "_quarto.yml").write_text(
+        "project: {type: book}\nbook:\n  repo-actions: [source]\n  chapters: [index.qmd, chapters/01-a.ipynb]\n"
+        "bibliography: refs.bib\nformat:\n  html:\n    html-math-method: mathjax\n")
+    (tmp_path / "index.qmd").write_text('---\ntitle: "Preface"\n---\n\n# Preface {.unnumbered}\n\nText [@a].\n')
+    (tmp_path / "refs.bib").write_text("@misc{a, author = {Doe, J.}, title = {A}, year = {2020}}\n"
+                                       "@misc{b, author = {Doe, J.}, title = {B}, year = {2020}}\n"
+                                       "@misc{c, author = {Roe, R.}, title = {C}, year = {2021}}\n")
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# A\n\nSee [@b]."]},
+                    {"cell_type": "code", "metadata": {"execution": {"iopub.status.idle": "2026-01-01T00:00:00Z"}},
+                     "execution_count": 1, "source": "t", "outputs": [{
+                         "output_type": "display_data", "metadata": {},
+                         "data": {"text/html": '<script src="https://cdn.example.org/x.js"></script><table><tr><td>'
+                                               '<cite class="citation" data-cite="a">(Doe 2020)</cite></td>'
+                                               '<td><span data-qmd="[@nope]">x</span></td></tr></table>'}}]}],
+          "metadata": {"widgets": {}}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "chapters" / "01-a.ipynb").write_text(json.dumps(nb))
+    assert "front-matter title" in front_matter_violations(tmp_path)[0]
+    found = table_citation_violations(tmp_path)
+    assert any("<cite" in v for v in found) and any("nope, not in references.bib" in v for v in found)
+    assert uncited_violations(tmp_path) == ["references.bib: c is cited nowhere"]
+    assert "repo-actions without book.repo-url" in option_violations(tmp_path)[0]
+    assert "no local MathJax url" in mathjax_violations(tmp_path)[0]
+    found = network_violations(tmp_path)
+    assert len(found) == 3 and "network" in found[0] and "widget" in found[1] and "timestamps" in found[2]
+    assert "no format.html.css" in css_violations(tmp_path)[0]
+    assert [v.split(" (")[0] for v in nocite_violations(tmp_path)] == ["_quarto.yml: nocite lacks a",
+                                                                      "_quarto.yml: nocite lacks b"]
+    found = per_page_label_violations(tmp_path)
+    assert "index.qmd: a is 'Doe 2020' on this page, 'Doe 2020a' in the book" in found
+    assert offline_label_violations({"x.html": '<a href="#ref-a">Doe 2020a</a>', "y.html": '<a href="../r.html#ref-a">2020</a>'})
+    assert offline_network_violations({"x.html": '<script src="https://cdn.example.org/require.js"></script>'})
+
+
+def main(argv: list[str]) -> int:
+    """Every check on a checkout (the violations per check); 1 if any."""
+    import tempfile
+    root = Path(argv[0]).resolve() if argv else ROOT
+    failed = 0
+    checks = dict(SOURCE_CHECKS)
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            rendered = render_offline(root, Path(tmp))
+            checks["offline labels"] = lambda _: offline_label_violations(rendered)
+            checks["offline network"] = lambda _: offline_network_violations(rendered)
+        except Exception as e:                      # an old renderer may not take these inputs
+            print(f"offline render: {type(e).__name__}: {e}")
+        for name, check in checks.items():
+            try:
+                found = check(root)
+            except Exception as e:
+                found = [f"the check could not run: {type(e).__name__}: {e}"]
+            failed += bool(found)
+            print(f"{name}: {'ok' if not found else _report(found)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
