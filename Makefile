@@ -41,10 +41,15 @@ measure: setup
 chapters: measure
 	$(PY) -m costbook.book.execute --out build/chapters --measurements $(MEASURED)
 
+# With quarto on PATH, Quarto renders the same executed chapters too: a copy of the project with
+# build/chapters in place of the committed notebooks (python -m costbook.book.quarto), rendered
+# inside the copy into build/quarto-project/_book.
 render: chapters
-	@if command -v quarto >/dev/null; then \
-	  QUARTO_PYTHON=$(CURDIR)/$(PY) quarto render --output-dir build/quarto; fi
 	COSTBOOK_MEASUREMENTS=$(CURDIR)/$(MEASURED) $(PY) -m costbook.book.render --project . --notebooks build/chapters --out build/book
+	@if command -v quarto >/dev/null; then \
+	  $(PY) -m costbook.book.quarto --project . --notebooks build/chapters --out build/quarto-project && \
+	  cd build/quarto-project && QUARTO_PYTHON=$(CURDIR)/$(PY) quarto render && \
+	  echo "Quarto book: file://$(CURDIR)/build/quarto-project/_book/index.html"; fi
 
 # JupyterLab with the chapters; their kernel, sagemath, comes with passagemath-repl in .venv.
 lab: setup

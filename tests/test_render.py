@@ -534,3 +534,34 @@ def test_project_stylesheet_and_local_mathjax_url_from_quarto_yml(tmp_path):
     (root / "_quarto.yml").write_text(config.replace("assets/shared.css", "assets/missing.css"))
     with pytest.raises(RenderError, match=r"format\.html\.css: assets/missing\.css does not exist"):
         render_book(root, out)
+
+
+def test_quarto_project_copy_takes_the_executed_chapters(tmp_path):
+    """costbook.book.quarto: the project as Quarto needs it, with executed copies in place of the
+    committed chapters and every file _quarto.yml names; an earlier copy's files are replaced."""
+    from costbook.book.quarto import prepare_project
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURE, root)
+    (root / "assets").mkdir()
+    (root / "assets" / "shared.css").write_text("td { color: black; }\n")
+    (root / "_quarto.yml").write_text((root / "_quarto.yml").read_text().replace(
+        "    html-math-method: mathjax\n", "    css: assets/shared.css\n    html-math-method: mathjax\n"))
+    executed = tmp_path / "executed" / "chapters"
+    executed.mkdir(parents=True)
+    nb = nbformat.read(root / "chapters" / "01-alpha.ipynb", as_version=4)
+    nb.cells.append(nbformat.v4.new_markdown_cell("EXECUTED COPY"))
+    nbformat.write(nb, executed / "01-alpha.ipynb")
+    out = tmp_path / "quarto-project"
+    (out / "_book").mkdir(parents=True)
+    (out / "_book" / "index.html").write_text("kept")
+    (out / "stale.txt").write_text("old")
+    written = prepare_project(root, tmp_path / "executed", out)
+    names = sorted(p.relative_to(out).as_posix() for p in written)
+    assert names == ["_quarto.yml", "assets/shared.css", "chapters/01-alpha.ipynb", "chapters/02-beta.ipynb", "index.qmd"]
+    assert "EXECUTED COPY" in (out / "chapters" / "01-alpha.ipynb").read_text()
+    assert (out / "chapters" / "02-beta.ipynb").read_bytes() == (root / "chapters" / "02-beta.ipynb").read_bytes()
+    assert not (out / "stale.txt").exists() and (out / "_book" / "index.html").read_text() == "kept"
+    render_book(out, tmp_path / "out")          # the copy is a complete project
+    assert "EXECUTED COPY" in (tmp_path / "out" / "chapters" / "01-alpha.html").read_text()
+    with pytest.raises(BookConfigError):
+        prepare_project(root, None, root.parent)
