@@ -363,6 +363,85 @@ CASES = [
       files=project(**{"local/bad.json": spoil(MEASURED, "entry.unit", "parsecs")})),
 ]
 
+# --- issue 19: hostile input (each of these was accepted, crashed, leaked or hung on a5737fc) --------
+
+def measured(**entries) -> str:
+    """A measured file of backend gmp: key -> (median, q1, q3) in ms."""
+    d = copy.deepcopy(MEASURED)
+    d["results"]["gmp"] = {k: {"median": m, "q1": a, "q3": b, "mad": 0.0, "samples": 5, "batch": 1, "unit": "ms"}
+                           for k, (m, a, b) in entries.items()}
+    return json.dumps(d)
+
+
+#: a modexp price at 512 and 1024-bit exponents whose line falls below zero at 256 bits
+STEEP = measured(**{"modexp/2048/512": (1.0, 0.9, 1.1), "modexp/2048/1024": (10.0, 9.0, 11.0)})
+#: a price a 10^15 count takes past the float range
+HUGE = measured(**{MOD: (1e300, 1e300, 1e300)})
+ESC = "\x1b[2J\x07"          # clear the screen, ring the bell
+LONG = "a" * 300
+
+CASES += [
+    # impossible or infinite estimates with exit 0
+    Chk("h19-check-q1-zero", spoil(MEASURED, "entry.q1", 0), "q1: expected a positive number, got 0"),
+    Chk("h19-check-q3-zero", measured(**{MOD: (1e-9, 1e-9, 1e-9)}).replace('"q3": 1e-09', '"q3": 0'),
+        "expected a positive number"),
+    Chk("h19-check-price-falls-with-exponent", measured(**{"modexp/2048/256": (5.0, 4.9, 5.1),
+                                                          "modexp/2048/512": (1.0, 0.9, 1.1)}),
+        "price falls as exp grows"),
+    Chk("h19-check-price-falls-with-modulus", measured(**{"modexp/2048/256": (5.0, 4.9, 5.1),
+                                                         "modexp/4096/256": (1.0, 0.9, 1.1)}),
+        "price falls as mod grows"),
+    Chk("h19-check-price-falls-with-hash-input", measured(**{"sha256/64B": (5.0, 4.9, 5.1), "sha256/4096B": (1.0, 0.9, 1.1)}),
+        "price falls as bytes grows"),
+    C("h19-estimate-zero-quartile", ["estimate", "cs03", "--modulus-bits", "1024", "--source", "m.json"],
+      "q1: expected a positive number", files={"m.json": measured(**{"modexp/2048/256": (1.0, 0.0, 1.1),
+                                                                    "modexp/2048/512": (2.0, 1.9, 2.1)})}),
+    C("h19-estimate-infinite-total", ["estimate", "--counts", f'{{"{MOD}": 1e15}}', "--source", "m.json", "--json"],
+      "outside the float range", files={"m.json": HUGE}),
+    C("h19-estimate-negative-extrapolation", ["estimate", "cs03", "--modulus-bits", "1024", "--source", "m.json",
+                                             "--json"], "gives no positive finite price", files={"m.json": STEEP}),
+    C("h19-estimate-negative-extrapolation-spec", ["estimate", "cs03", "--model", "spec", "--modulus-bits", "1024",
+                                                  "--k", "64", "--k-prime", "64", "--rho-bits", "128",
+                                                  "--source", "m.json"], "no positive finite price",
+      files={"m.json": STEEP}),
+    C("h19-cs03-seed-below-range-check", ["estimate", "cs03", "--modulus-bits", "512"], "needs at least 515 bits"),
+    C("h19-cs03-seed-below-range-check-aggressive", ["estimate", "cs03", "--params", "aggressive", "--modulus-bits", "514"],
+      "needs at least 515 bits"),
+    C("h19-cs03-seed-k-prime", ["estimate", "cs03", "--k-prime", "64"], "--k-prime does not apply with --model seed"),
+    C("h19-cs03-seed-k-prime-default-value", ["estimate", "cs03", "--model", "seed", "--k-prime", "128"],
+      "--k-prime does not apply"),
+    C("h19-cs03-seed-rho-bits", ["estimate", "cs03", "--rho-bits", "300"], "--rho-bits does not apply with --model seed"),
+    C("h19-cs03-seed-crt", ["estimate", "cs03", "--crt", "yes"], "--crt"),
+    C("h19-punchcard-redeem-check-ristretto", ["estimate", "punchcard", "--redeem-check", "two"],
+      "--redeem-check does not apply with --curve ristretto255"),
+    C("h19-punchcard-model-measured-source", ["estimate", "punchcard", "--source", "reference", "--model", "implied"],
+      "--model does not apply with a measured source"),
+    # CLI robustness
+    C("h19-repeated-source", ["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", REFERENCE, "--source", "x.json"],
+      "--source given twice"),
+    C("h19-repeated-json", counts(f'{{"{MOD}": 1}}', "--json", "--json"), "--json given twice"),
+    C("h19-repeated-abbreviated", ["measure", "--out", "a.json", "--ou", "b.json"], "given twice"),
+    C("h19-repeated-scheme-option", ["estimate", "veccom", "--n", "8", "--n", "16"], "--n given twice"),
+    C("h19-repeated-params", ["estimate", "cs03", "--params", "aggressive", "--params", "conservative"],
+      "--params given twice"),
+    C("h19-repeated-scheme-option-equals", ["estimate", "mixnet", "--m=3", "--m", "4"], "--m given twice"),
+    C("h19-out-trailing-slash", ["measure", "--out", "new/", "--only", "sha256/64B", "--backend", "python",
+                                 "--no-progress"], "--out new/: names a directory"),
+    C("h19-out-symlink", ["measure", "--out", "link.json", "--only", "sha256/64B", "--backend", "python",
+                          "--no-progress"], "--out link.json: is a symbolic link",
+      files={"link.json": Path("target.json")}),
+    C("h19-out-too-long-component", ["measure", "--out", f"{LONG}.json", "--only", "sha256/64B", "--no-progress"],
+      "a path component of 305 bytes, longer than a file name may be (255 bytes)"),
+    C("h19-out-too-long-in-a-folder", ["measure", "--out", f"d/{LONG}/x.json", "--only", "sha256/64B",
+                                       "--no-progress"], "longer than a file name may be", files={"d": DIR}),
+    C("h19-dalek-out-directory", ["measure-dalek", "--out", "d"], "--out d: is a directory", files={"d": DIR}),
+    C("h19-control-characters-in-a-file-name", ["check", f"m{ESC}.json"], "m\\x1b[2J\\x07.json: no such"),
+    C("h19-control-characters-in-an-option", ["estimate", "cs03", f"--x{ESC}", "1"], "--x\\x1b[2J\\x07"),
+    C("h19-control-characters-in-an-argument", ["sources", f"x{ESC}"], "unrecognized arguments: x\\x1b[2J"),
+    C("h19-control-characters-in-a-counts-key", counts(f'{{"a\\u001b[2J": 1}}'), "\\x1b[2J"),
+    C("h19-proc-kmsg", ["check", "/proc/kmsg"], "/proc/kmsg: empty", subprocess=True),
+]
+
 GOOD = [
     C("good-fractional-count", counts(f'{{"{MOD}": 2.5}}', "--json"), "", code=0),
     C("good-zero-count", counts(f'{{"{MOD}": 0}}'), "", code=0),
@@ -614,3 +693,114 @@ def test_ctrl_c_from_the_terminal_while_measuring(tmp_path):
     assert not LEAK.search(text + proc.stdout.read().decode())
     assert text.rstrip().splitlines()[-1].endswith(f"costbook: interrupted; {out} left unchanged")
     assert out.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+# --- issue 19: options accepted then ignored, concurrent runs, echoed names ----------------------------
+
+VALIDATE_UNUSED = [("cs03", ["--model", "spec"]), ("cs03", ["--k", "128"]), ("cs03", ["--crt", "yes"]),
+                   ("cs03", ["--modulus-bits", "2048"]), ("mixnet", ["--security", "hbc"]),
+                   ("mixnet", ["--curve", "bls12_381"]), ("veccom", ["--msm", "yes"]),
+                   ("punchcard", ["--model", "implied"])]
+
+
+@pytest.mark.parametrize("scheme, extra", VALIDATE_UNUSED, ids=[f"{s}{' '.join(e)}" for s, e in VALIDATE_UNUSED])
+def test_validate_refuses_options_it_would_drop_before_any_work(scheme, extra, monkeypatch, capsys):
+    """validate takes only the options its scheme's validate uses; the others were accepted, checked
+    and then dropped.  Refused before the (minutes long) validation starts: here it is a stub with
+    the real signature that records being called."""
+    import functools
+    from costbook import schemes
+    module = schemes.get(scheme)
+    ran = []
+
+    @functools.wraps(module.validate)
+    def stub(**kw):
+        ran.append(kw)
+        return {}
+    monkeypatch.setattr(module, "validate", stub)
+    monkeypatch.setattr(module, "format_validation", lambda r: "ran")
+    code = main(["validate", scheme, *extra])
+    out, err = capsys.readouterr()
+    assert (code, out, ran) == (2, "", [])
+    assert err.count("\n") == 1 and f"validate {scheme} does not use {extra[0]}" in err
+
+
+def test_validate_still_takes_the_options_it_uses(monkeypatch, capsys):
+    import functools
+    from costbook import schemes
+    module = schemes.get("veccom")
+    ran = []
+    monkeypatch.setattr(module, "validate", functools.wraps(module.validate)(lambda **kw: ran.append(kw) or {}))
+    monkeypatch.setattr(module, "format_validation", lambda r: "ran")
+    assert main(["validate", "veccom", "--n", "16"]) == 0 and ran == [{"n": 16}]
+
+
+HOLDER = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    import costbook.cli, costbook.measure
+    started, release = Path(sys.argv[1]), Path(sys.argv[2])
+    real = costbook.measure.run_benchmarks
+    def slow(*a, **k):
+        started.write_text("")
+        while not release.exists():
+            time.sleep(0.05)
+        return real(*a, **k)
+    costbook.measure.run_benchmarks = slow
+    sys.exit(costbook.cli.main(sys.argv[3:]))
+""")
+
+
+def test_two_measure_runs_to_one_file_do_not_lose_keys(tmp_path, monkeypatch, capsys):
+    """A second run writing the file that a first run is writing is refused at once (it would have
+    read the file before the first run's write and then dropped that run's keys); after the first
+    run ends, the file holds its keys and the lock is free again."""
+    import costbook.measure as measure
+    out = tmp_path / "m.json"
+    measurements.write_atomic(MEASURED, out)
+    started, release = tmp_path / "started", tmp_path / "release"
+    first = subprocess.Popen([sys.executable, "-c", HOLDER, str(started), str(release), "measure", "--only",
+                              "sha256/64B", "--backend", "python", "--out", str(out), "--no-progress"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(600):
+            if started.exists() or first.poll() is not None:
+                break
+            threading.Event().wait(0.05)
+        assert started.exists(), first.communicate(timeout=10)
+        timed = []
+        monkeypatch.setattr(measure, "run_benchmarks", lambda *a, **k: timed.append(1) or [])
+        code = main(["measure", "--only", "sha256/128B", "--backend", "python", "--out", str(out), "--no-progress"])
+        err = capsys.readouterr().err
+        assert (code, timed) == (2, [])
+        assert err.count("\n") == 1 and "another costbook measure is writing this file" in err
+    finally:
+        release.write_text("")
+        stdout, stderr = first.communicate(timeout=120)
+    assert first.returncode == 0, stderr
+    assert "sha256/64B" in measurements.load(out).results["python"]
+    with measure.exclusive(out):          # released: the next run may start
+        pass
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "release", "started"]
+
+
+def test_check_escapes_control_characters_in_the_ok_line_too(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    name = f"m{ESC}.json"
+    (tmp_path / name).write_text(json.dumps(MEASURED))
+    assert main(["check", name]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "m\\x1b[2J\\x07.json" in out
+
+
+def test_estimate_json_is_finite_or_refused(tmp_path, monkeypatch, capsys):
+    """No Infinity or NaN in JSON, and no negative time: a model that produced one is refused."""
+    from costbook import schemes
+    module = schemes.get("veccom")
+    real = module.estimate
+    monkeypatch.setattr(module, "estimate", lambda *a, **k: {**real(*a, **k), "extra_s": float("inf")})
+    assert main(["estimate", "veccom", "--json"]) == 2
+    assert "result.extra_s is inf, not a finite non-negative time" in capsys.readouterr().err
+    monkeypatch.setattr(module, "estimate", lambda *a, **k: {**real(*a, **k), "ms": {"x": -1.0}})
+    assert main(["estimate", "veccom", "--json"]) == 2
+    assert "result.ms.x is -1.0" in capsys.readouterr().err

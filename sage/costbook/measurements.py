@@ -36,6 +36,7 @@ import math
 import os
 import re
 import stat
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -185,8 +186,8 @@ def validate(data, path="<memory>") -> MeasurementSet:
             for num in ("median", "q1", "q3", "mad", "low", "high", "min"):
                 if num in entry:
                     v = entry[num]
-                    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                        _fail(path, f"{field}.{num}", f"expected a finite number, got {v!r}")
+                    if isinstance(v, bool) or not isinstance(v, (int, float)) or not _finite(v):
+                        _fail(path, f"{field}.{num}", f"expected a finite number, got {_short(v)}")
                     # a measured time is positive (a zero quartile is no time at all, and would
                     # divide by zero where a price is scaled); the spread (mad) and a stated or
                     # derived range (low/high: an implied factor's range may reach 0) may be 0
@@ -194,8 +195,8 @@ def validate(data, path="<memory>") -> MeasurementSet:
                         _fail(path, f"{field}.{num}", f"expected a positive number, got {v!r}")
             if "between_runs" in entry:
                 v = entry["between_runs"]
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
-                    _fail(path, f"{field}.between_runs", f"expected a finite number >= 0, got {v!r}")
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not _finite(v) or v < 0:
+                    _fail(path, f"{field}.between_runs", f"expected a finite number >= 0, got {_short(v)}")
                 if "runs" not in entry:
                     _fail(path, field, "between_runs needs runs (how many runs it compares)")
             if "runs" in entry and (isinstance(entry["runs"], bool) or not isinstance(entry["runs"], int)
@@ -215,6 +216,18 @@ def validate(data, path="<memory>") -> MeasurementSet:
                                        f"(need {low} <= median <= {high})")
         _check_growth(path, backend, entries)
     return MeasurementSet(name, kind, prov, results, Path(path) if path != "<memory>" else None)
+
+
+def _finite(v) -> bool:
+    """A finite number, also for an int too large for a float (math.isfinite would raise)."""
+    if isinstance(v, int):
+        return -sys.float_info.max <= v <= sys.float_info.max
+    return math.isfinite(v)
+
+
+def _short(v) -> str:
+    """repr of a value, an integer of many digits said as such."""
+    return f"an integer of {len(str(abs(v)))} digits" if isinstance(v, int) and abs(v) > 10**30 else repr(v)
 
 
 def _check_growth(path, backend: str, entries: dict) -> None:
@@ -256,7 +269,12 @@ def read_text(path, error=MeasurementFileError, what: str = "measurement file") 
     (missing, a directory, a FIFO or device that would block, unreadable, too large, not UTF-8)."""
     path = Path(path)
     try:
-        _regular(path, os.stat(path), error, what)   # before open(): opening a FIFO blocks until a writer comes
+        st = os.stat(path)
+        _regular(path, st, error, what)   # before open(): opening a FIFO blocks until a writer comes
+        if st.st_size == 0:
+            # empty, or a kernel file that says 0 and blocks or has side effects when read
+            # (/proc/kmsg): not read at all, and the caller reports it as empty
+            return ""
         # and open without blocking all the same (the path may have been swapped for a FIFO since
         # the stat), then check what was opened, and read at most one byte past the cap
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
