@@ -16,7 +16,9 @@ sources so that they do not:
   * options that need another option (`repo-actions` needs `repo-url`);
   * nothing from the network: MathJax from a local `url` shipped as a resource, the `mathjax`
     template variable off (Quarto's template loads a polyfill from a CDN when it is on), no
-    output loading a script, no run timestamps or widget state in the notebooks;
+    output loading a script, no HTML output left for Quarto to take for a JavaScript widget
+    (require.js and jQuery from a CDN) once the project's ipynb-filters ran, no run timestamps or
+    widget state in the notebooks;
   * one stylesheet for both renderers (`format.html.css`), with the table and output rules.
 
     python tests/test_quarto_conformance.py [ROOT]   runs every check on a checkout (default: this
@@ -281,6 +283,35 @@ def network_violations(root: Path) -> list[str]:
     return out
 
 
+def widget_violations(root: Path) -> list[str]:
+    """Quarto takes any text/html or application/javascript display output for a JavaScript widget
+    and loads require.js and jQuery from a CDN for its page; after the project's ipynb-filters (run as
+    Quarto runs them: the notebook on stdin, from the notebook's folder) no output may look like one."""
+    import subprocess
+    filters = config(root).get("ipynb-filters") or []
+    filters = [filters] if isinstance(filters, str) else filters
+    out = [f"_quarto.yml: ipynb-filters {f} does not exist" for f in filters if not (root / str(f)).is_file()]
+    if out:
+        return out
+    for page in pages(root):
+        if not page.endswith(".ipynb"):
+            continue
+        text = (root / page).read_text(encoding="utf-8")
+        for f in filters:
+            done = subprocess.run([sys.executable, str((root / str(f)).resolve())], input=text.encode("utf-8"),
+                                  capture_output=True, cwd=(root / page).parent, timeout=120)
+            if done.returncode != 0:
+                return [f"{page}: ipynb filter {f} failed: {done.stderr.decode(errors='replace')[-300:]}"]
+            text = done.stdout.decode("utf-8")
+        nb = json.loads(text)
+        n = sum(1 for c in nb.get("cells", []) for o in c.get("outputs", [])
+                if o.get("output_type") in ("display_data", "execute_result")
+                and {"text/html", "application/javascript"} & set(o.get("data") or {}))
+        if n:
+            out.append(f"{page}: {n} HTML output(s) that Quarto takes for widgets (require.js and jQuery from a CDN)")
+    return out
+
+
 def css_violations(root: Path) -> list[str]:
     from costbook.book import render
     css = html_format(root).get("css")
@@ -361,6 +392,7 @@ SOURCE_CHECKS = {
     "options": option_violations,
     "mathjax": mathjax_violations,
     "network": network_violations,
+    "widget scripts": widget_violations,
     "css": css_violations,
     "nocite": nocite_violations,
     "per-page labels": per_page_label_violations,
@@ -420,12 +452,27 @@ def test_checks_catch_what_they_look_for(tmp_path):
     found = network_violations(tmp_path)
     assert len(found) == 3 and "network" in found[0] and "widget" in found[1] and "timestamps" in found[2]
     assert "no format.html.css" in css_violations(tmp_path)[0]
+    assert "1 HTML output(s) that Quarto takes for widgets" in widget_violations(tmp_path)[0]
     assert [v.split(" (")[0] for v in nocite_violations(tmp_path)] == ["_quarto.yml: nocite lacks a",
                                                                       "_quarto.yml: nocite lacks b"]
     found = per_page_label_violations(tmp_path)
     assert "index.qmd: a is 'Doe 2020' on this page, 'Doe 2020a' in the book" in found
     assert offline_label_violations({"x.html": '<a href="#ref-a">Doe 2020a</a>', "y.html": '<a href="../r.html#ref-a">2020</a>'})
     assert offline_network_violations({"x.html": '<script src="https://cdn.example.org/require.js"></script>'})
+
+
+def test_ipynb_filter_gives_html_outputs_as_raw_html_blocks():
+    from costbook.book.ipynb_filter import filter_notebook, raw_html_block
+    assert raw_html_block("<b>x</b>\n") == "```{=html}\n<b>x</b>\n```\n"
+    assert raw_html_block("<code>```</code>").startswith("````{=html}\n")
+    table = '<table><tr><td><span data-qmd="[@a]">(A 2020)</span></td></tr></table>'
+    nb = {"cells": [{"cell_type": "code", "outputs": [
+        {"output_type": "execute_result", "data": {"text/html": [table], "text/plain": ["t"]}},
+        {"output_type": "display_data", "data": {"text/html": "<script>x()</script>"}},
+        {"output_type": "stream", "name": "stdout", "text": "<b>"}]}]}
+    outs = filter_notebook(nb)["cells"][0]["outputs"]
+    assert outs[0]["data"] == {"text/plain": ["t"], "text/markdown": "```{=html}\n" + table + "\n```\n"}
+    assert outs[1]["data"] == {"text/html": "<script>x()</script>"} and outs[2]["text"] == "<b>"
 
 
 def main(argv: list[str]) -> int:
