@@ -245,7 +245,7 @@ def _resolve_citations(root: Path, config: dict, chapters: list, bodies: list) -
             raise RenderError(f"{root / '_quarto.yml'}: only one bibliography file is supported")
     if not bib:
         for ch, (body, _) in zip(chapters, bodies):
-            found = find_citations(body)
+            found = find_citations(table_citations_as_markers(body))
             if found:
                 raise RenderError(f"{ch.source}: cites {found[0][0]} but _quarto.yml names no bibliography")
         return bodies
