@@ -52,9 +52,9 @@ def test_dry_run_recipe_holds_no_variable_content(tmp_path, var, template):
     r = make("-n", "chapter", *(f"{k}={v}" for k, v in others.items()))
     assert r.returncode == 0, r.stderr
     recipe = r.stdout
-    assert "costbook.book.execute --from-env" in recipe
+    assert not marker.exists()                        # make's own $(shell ...) never ran either
     assert "touch" not in recipe and str(marker) not in recipe and "aggressive" not in recipe
-    assert not marker.exists()
+    assert "costbook.book.execute --from-env" in recipe
 
 
 def _fake_python(tmp_path: Path) -> Path:
@@ -99,6 +99,7 @@ def test_variables_from_the_environment_do_not_reach_a_shell_either(tmp_path):
 
 @pytest.mark.parametrize("var, value, message", [
     ("SET", 'x"; touch {m}; "', "expected NAME=VALUE"),
+    ("SET", "x'; touch {m}; '", "expected NAME=VALUE"),
     ("SET", "PARAMS=__import__('os').system('touch {m}')", "is not a Python literal"),
     ("SET", "NOPE=1", "no parameter NOPE"),
     ("MEASUREMENTS", '$(shell touch {m})"; touch {m}; "', "MEASUREMENTS: "),
@@ -112,6 +113,7 @@ def test_real_run_refuses_before_any_chapter_runs(tmp_path, var, value, message)
     args[var] = value.replace("{m}", str(marker))
     before = {p: p.stat().st_mtime_ns for p in (ROOT / "build").rglob("*04-*")} if (ROOT / "build").exists() else {}
     r = make("chapter", *(f"{k}={v}" for k, v in args.items()))
+    assert not marker.exists()
     assert r.returncode != 0
     ours = [line for line in r.stderr.splitlines() if line.startswith("make chapter: error:")]
     assert len(ours) == 1 and message in ours[0], r.stderr
