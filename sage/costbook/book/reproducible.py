@@ -4,9 +4,9 @@ A kernel run writes into a notebook, besides its outputs, the times each cell wa
 (`metadata.execution`, the `iopub.*` and `shell.execute_reply` timestamps of nbclient's
 `record_timing`) and, when ipywidgets were used, the widgets' saved state (`metadata.widgets`).
 Neither is part of the book: the timestamps make two renders of the same chapter differ byte for
-byte (Quarto carries cell metadata into the page), and Quarto copies saved widget state into the
-page for a widget runtime it loads from a CDN.  The chapter runner (execute.py) strips both before
-it writes a chapter.
+byte (Quarto carries cell metadata into the page), and saved widget state is what Quarto copies
+into a page next to the widget runtime it loads from a CDN when an output shows a widget.  The
+chapter runner (execute.py) strips both before it writes a chapter.
 
     python -m costbook.book.reproducible chapters/*.ipynb    strips committed notebooks in place
                                                              (their JSON layout kept as nbformat
