@@ -17,23 +17,61 @@ package ``costbook.schemes.<name>`` whose name is its registry name, holding
 
     fixtures/    optional: committed keys or data the chapter needs to run fast
 
+    manifest.py  what the book keeps for the scheme: its chapter, its reader's title and section id,
+                 its published files, its bibliography keys, its seed notes (MANIFEST_API)
+    comparison.py  its rows in the comparison chapter: rows(reference), prices_without_spread()
+
 so the chapter, the CLI and the tests call one formula.  ``estimate`` takes its prices only from
 `source` (and from the scheme's own published files, named in its seed.py), never from the
-environment.  A chapter adds its scheme here when it lands.
+environment.
+
+Schemes are discovered, never listed: every subpackage of this package (every folder on
+``__path__``) holding a ``model.py`` is a scheme, named by its folder.  ``REGISTRY`` is a live
+mapping name -> model module path over that scan, so a folder added to ``__path__`` (the tests'
+toy scheme) is a scheme at once.  ``get(name)`` loads a model and checks it on loading: every name
+of MODEL_API present, every option's bounds well formed (a SchemeError names the scheme and field).
 """
 from __future__ import annotations
 
-import numbers
-
 import importlib
+import numbers
+import pkgutil
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 
-REGISTRY: dict[str, str] = {
-    "cs03": "costbook.schemes.cs03.model",
-    "punchcard": "costbook.schemes.punchcard.model",
-    "mixnet": "costbook.schemes.mixnet.model",
-    "veccom": "costbook.schemes.veccom.model",
-}
+
+class SchemeError(ValueError):
+    """A discovered scheme that does not meet the contract, named with what is wrong."""
+
+
+def _scan() -> dict:
+    """{name: model module path} of every subpackage on ``__path__`` holding a model.py, by name."""
+    found = {}
+    for info in pkgutil.iter_modules(__path__):
+        folder = Path(getattr(info.module_finder, "path", "")) / info.name
+        if info.ispkg and (folder / "model.py").is_file() and info.name not in found:
+            found[info.name] = f"{__name__}.{info.name}.model"
+    return dict(sorted(found.items()))
+
+
+class _Registry(Mapping):
+    """name -> model module path, scanned afresh on every use (a directory listing per folder)."""
+
+    def __getitem__(self, name):
+        return _scan()[name]
+
+    def __iter__(self):
+        return iter(_scan())
+
+    def __len__(self):
+        return len(_scan())
+
+    def __repr__(self):
+        return f"REGISTRY({_scan()!r})"
+
+
+REGISTRY: Mapping[str, str] = _Registry()
 
 #: the functions and names every registered model module has (the CLI calls them)
 MODEL_API = ("OPTIONS", "PUBLISHED", "estimate", "format_estimate", "validate", "format_validation",
@@ -67,8 +105,13 @@ def option(default, allowed, why: str = ""):
 
 
 def options(parameters) -> dict:
-    """OPTIONS of a ``seed.Parameters`` dataclass: {name: (default, allowed)}."""
-    return {f.name: (f.default, f.metadata["allowed"]) for f in fields(parameters)}
+    """OPTIONS of a ``seed.Parameters`` dataclass: {name: (default, allowed)}, checked as the model
+    that calls this is loaded (``check_options``: a SchemeError names the scheme and the field)."""
+    out = {f.name: (f.default, f.metadata.get("allowed")) for f in fields(parameters)}
+    module = getattr(parameters, "__module__", "")
+    scheme = module.split(".")[2] if module.startswith(f"{__name__}.") else module
+    check_options(scheme, out)
+    return out
 
 
 def check_parameters(params) -> None:
@@ -82,8 +125,69 @@ def check_parameters(params) -> None:
             raise ValueError(f"{f.name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
 
 
+def check_options(scheme: str, options_: dict) -> None:
+    """Raise a SchemeError naming the scheme and the field of the first malformed option: bounds
+    that are not two integers low <= high, no choices, or a default outside what it admits."""
+    if not isinstance(options_, dict):
+        raise SchemeError(f"scheme {scheme!r}: OPTIONS must be a dict, got {type(options_).__name__}")
+    for name, spec in options_.items():
+        where = f"scheme {scheme!r}, option {name!r}"
+        if not (isinstance(spec, tuple) and len(spec) == 2):
+            raise SchemeError(f"{where}: must be (default, allowed), got {spec!r}")
+        default, allowed = spec
+        if isinstance(allowed, Bounds):
+            for end in ("low", "high"):
+                v = getattr(allowed, end)
+                if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+                    raise SchemeError(f"{where}: Bounds.{end} must be an integer, got {v!r}")
+            if allowed.low > allowed.high:
+                raise SchemeError(f"{where}: Bounds low {allowed.low} above high {allowed.high}")
+        elif not (isinstance(allowed, tuple) and allowed and all(isinstance(c, str) for c in allowed)):
+            raise SchemeError(f"{where}: allowed must be Bounds(low, high) or a tuple of strings, got {allowed!r}")
+        if default not in allowed:
+            raise SchemeError(f"{where}: the default {default!r} is outside {allowed}")
+
+
+def check_model(name: str, module) -> None:
+    """The checks made when a scheme is loaded (``get``): MODEL_API present, options well formed."""
+    missing = [a for a in MODEL_API if not hasattr(module, a)]
+    if missing:
+        raise SchemeError(f"scheme {name!r}: {module.__name__} has no {', '.join(missing)} (schemes.MODEL_API)")
+    check_options(name, module.OPTIONS)
+
+
 def get(name: str):
-    if name not in REGISTRY:
-        known = ", ".join(sorted(REGISTRY)) or "none yet"
+    """The model module of scheme `name`, checked (``check_model``) on loading."""
+    registry = _scan()
+    if name not in registry:
+        known = ", ".join(sorted(registry)) or "none yet"
         raise KeyError(f"unknown scheme {name!r} (registered: {known})")
-    return importlib.import_module(REGISTRY[name])
+    module = importlib.import_module(registry[name])
+    check_model(name, module)
+    return module
+
+
+#: what a scheme's manifest.py declares (``docs/adding-a-scheme.md``)
+MANIFEST_API = ("CHAPTER", "TITLE", "SECTION", "PUBLISHED_FILES", "BIBLIOGRAPHY", "SEED_NOTES", "SEED_ERRATA")
+
+
+def manifest(name: str):
+    """The manifest module of scheme `name` (``costbook.schemes.<name>.manifest``)."""
+    if name not in _scan():
+        raise KeyError(f"unknown scheme {name!r} (registered: {', '.join(_scan()) or 'none yet'})")
+    module = importlib.import_module(f"{__name__}.{name}.manifest")
+    missing = [a for a in MANIFEST_API if not hasattr(module, a)]
+    if missing:
+        raise SchemeError(f"scheme {name!r}: its manifest.py has no {', '.join(missing)} (schemes.MANIFEST_API)")
+    return module
+
+
+def comparison(name: str):
+    """The comparison module of scheme `name`: its rows in the comparison chapter."""
+    manifest(name)
+    return importlib.import_module(f"{__name__}.{name}.comparison")
+
+
+def in_book_order() -> tuple:
+    """The discovered schemes in the order of their chapters (the chapter file names sort the book)."""
+    return tuple(sorted(_scan(), key=lambda n: (Path(manifest(n).CHAPTER).name, n)))

@@ -1,0 +1,17 @@
+"""What the book keeps for the punch cards (``costbook.schemes.MANIFEST_API``): read by the ledger,
+the comparison chapter and the contract tests, so that no core module names this scheme."""
+
+#: its chapter (the chapter files' names order the schemes in the ledger and the comparison)
+CHAPTER = "chapters/02-punch-cards.ipynb"
+#: its name for a reader, and its chapter's section id (the comparison chapter links to it)
+TITLE = "punch cards"
+SECTION = "sec-punch-cards"
+#: its files in measurements/published (model.PUBLISHED is one of them)
+PUBLISHED_FILES = ("seed-000-punchcard-laptop", "seed-000-punchcard-steps")
+#: the references.bib keys its chapter cites
+BIBLIOGRAPHY = ("seed-punchcard", "eskandarian-2020", "repo-punchcard", "rfc9496", "rfc9380",
+                "curve25519-dalek", "libsodium", "arkworks")
+#: its seed notes, by the number their file names start with -> bib key (ledger.seed_key)
+SEED_NOTES = {"000": "seed-punchcard"}
+#: computed ledger figures whose printed value disagrees with the seed's own inputs: line -> why
+SEED_ERRATA = {79: "the seed truncates 1098.39 µs to 1.09 ms (its other averages are rounded)"}
