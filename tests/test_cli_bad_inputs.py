@@ -374,7 +374,7 @@ def measured(**entries) -> str:
 
 
 #: a modexp price at 512 and 1024-bit exponents whose line falls below zero at 256 bits
-STEEP = measured(**{"modexp/2048/512": (1.0, 0.9, 1.1), "modexp/2048/1024": (10.0, 9.0, 11.0)})
+STEEP = measured(**{"modexp/4096/512": (1.0, 0.9, 1.1), "modexp/4096/1024": (10.0, 9.0, 11.0)})
 #: a price a 10^15 count takes past the float range
 HUGE = measured(**{MOD: (1e300, 1e300, 1e300)})
 ESC = "\x1b[2J\x07"          # clear the screen, ring the bell
@@ -393,20 +393,21 @@ CASES += [
         "price falls as mod grows"),
     Chk("h19-check-price-falls-with-hash-input", measured(**{"sha256/64B": (5.0, 4.9, 5.1), "sha256/4096B": (1.0, 0.9, 1.1)}),
         "price falls as bytes grows"),
-    C("h19-estimate-zero-quartile", ["estimate", "cs03", "--modulus-bits", "1024", "--source", "m.json"],
-      "q1: expected a positive number", files={"m.json": measured(**{"modexp/2048/256": (1.0, 0.0, 1.1),
-                                                                    "modexp/2048/512": (2.0, 1.9, 2.1)})}),
+    C("h19-estimate-zero-quartile", ["estimate", "cs03", "--modulus-bits", "2048", "--source", "m.json"],
+      "q1: expected a positive number", files={"m.json": measured(**{"modexp/4096/256": (1.0, 0.0, 1.1),
+                                                                    "modexp/4096/512": (2.0, 1.9, 2.1)})}),
     C("h19-estimate-infinite-total", ["estimate", "--counts", f'{{"{MOD}": 1e15}}', "--source", "m.json", "--json"],
       "outside the float range", files={"m.json": HUGE}),
-    C("h19-estimate-negative-extrapolation", ["estimate", "cs03", "--modulus-bits", "1024", "--source", "m.json",
+    C("h19-estimate-negative-extrapolation", ["estimate", "cs03", "--modulus-bits", "2048", "--source", "m.json",
                                              "--json"], "gives no positive finite price", files={"m.json": STEEP}),
-    C("h19-estimate-negative-extrapolation-spec", ["estimate", "cs03", "--model", "spec", "--modulus-bits", "1024",
+    C("h19-estimate-negative-extrapolation-spec", ["estimate", "cs03", "--model", "spec", "--modulus-bits", "2048",
                                                   "--k", "64", "--k-prime", "64", "--rho-bits", "128",
                                                   "--source", "m.json"], "no positive finite price",
       files={"m.json": STEEP}),
-    C("h19-cs03-seed-below-range-check", ["estimate", "cs03", "--modulus-bits", "512"], "needs at least 515 bits"),
-    C("h19-cs03-seed-below-range-check-aggressive", ["estimate", "cs03", "--params", "aggressive", "--modulus-bits", "514"],
-      "needs at least 515 bits"),
+    C("h19-cs03-modulus-below-the-schemes-minimum", ["estimate", "cs03", "--modulus-bits", "512"],
+      "--modulus-bits must be an integer in [2048, 16384]"),
+    C("h19-cs03-modulus-past-what-verify-accepts", ["estimate", "cs03", "--model", "spec", "--modulus-bits", "65536"],
+      "--modulus-bits must be an integer in [2048, 16384]"),
     C("h19-cs03-seed-k-prime", ["estimate", "cs03", "--k-prime", "64"], "--k-prime does not apply with --model seed"),
     C("h19-cs03-seed-k-prime-default-value", ["estimate", "cs03", "--model", "seed", "--k-prime", "128"],
       "--k-prime does not apply"),
@@ -804,3 +805,14 @@ def test_estimate_json_is_finite_or_refused(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(module, "estimate", lambda *a, **k: {**real(*a, **k), "ms": {"x": -1.0}})
     assert main(["estimate", "veccom", "--json"]) == 2
     assert "result.ms.x is -1.0" in capsys.readouterr().err
+
+
+def test_cs03_prices_only_the_moduli_its_implementation_accepts():
+    """The estimate's bounds on --modulus-bits are key generation's minimum and verify's maximum, and
+    the seed model's range check (masks of 2k bits) is checked as well."""
+    from costbook.schemes.cs03 import proof, scheme, seed
+    bounds = seed.Parameters.__dataclass_fields__["modulus_bits"].metadata["allowed"]
+    assert (bounds.low, bounds.high) == (scheme.MIN_MODULUS_BITS, proof.MAX_MODULUS_BITS)
+    assert seed.seed_min_modulus_bits(256) == 515 and seed.seed_min_modulus_bits(1) == 260
+    with pytest.raises(ValueError, match="--k-prime does not apply to the seed's model"):
+        seed.Parameters(model="seed", k_prime=64)

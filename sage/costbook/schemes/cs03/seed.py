@@ -40,6 +40,10 @@ SEED_PRINTED_SIZES = {
     "aggressive": {"ciphertext": (2304, 140), "proof": (1184, 144)},
 }
 
+#: the moduli the implementation accepts (scheme.MIN_MODULUS_BITS, proof.MAX_MODULUS_BITS; equal by
+#: tests/test_cli_bad_inputs.py, not imported: this file stays free of the protocol's imports)
+MIN_MODULUS_BITS, MAX_MODULUS_BITS = 2048, 16384
+
 #: the challenge length k of each model.  The seed assumes k = 256 (seed 002, line 28).  The scheme
 #: needs 2^k <= rho (two challenges must differ modulo rho: the extractor divides by c - c'), so
 #: the implementation, whose Gamma is ristretto255 (|rho| = 253 bits), takes the largest such k,
@@ -67,9 +71,11 @@ class Parameters:
     with the factors (spec model only)."""
     params: str = option("conservative", tuple(PARAMETER_SETS))
     model: str = option("seed", MODELS)
-    # the modulus: bounded below by the scheme (checked below for the spec model: an honest m~ of
-    # about |rho| + k + k' bits must pass |m~| < n/4) and above so that an estimate stays fast
-    modulus_bits: int = option(0, Bounds(512, 65536, zero="the parameter set's |n|"))
+    # the modulus: what the implementation accepts, no more: key generation needs at least
+    # scheme.MIN_MODULUS_BITS (2048; 3072 for 128-bit security) and verify refuses a modulus past
+    # proof.MAX_MODULUS_BITS (16384), so an estimate never prices an instance the scheme refuses
+    # (each model also checks its range check's minimum below)
+    modulus_bits: int = option(0, Bounds(MIN_MODULUS_BITS, MAX_MODULUS_BITS, zero="the parameter set's |n|"))
     k: int = option(0, Bounds(1, 256, zero="the model's: 256 seed, 252 spec"),
                     "the challenge is a truncated SHA-256 digest")
     k_prime: int = option(128, Bounds(1, 1024))
