@@ -9,15 +9,13 @@ sizes, stated costs); ``missing()`` names the ones without a row.
 """
 from __future__ import annotations
 
-import glob
 import json
 import math
 import re
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
-from . import measurements
-from .report import SEED_NOTES, cite, fmt_unit
+from . import measurements, schemes
+from .report import cite, fmt_unit
 
 #: how the book got its value, strongest first
 STATUSES = {
@@ -27,17 +25,24 @@ STATUSES = {
     "fitted": "fitted in-sample: the figure is one of the fit's targets",
     "echoed": "taken from the seed (an input, or a figure the book does not model)",
 }
-SCHEMES = ("punchcard", "veccom", "cs03", "mixnet")
+# SCHEMES: the discovered schemes in book order, a tuple (module __getattr__ below: read at each use,
+# so a scheme folder added to costbook.schemes.__path__ counts at once)
 #: a leave-one-out row further than this from the printed figure names, in its note, the fitted unknown
 #: its refit moved most (derived.Pivot): what the left-out figure alone determined
 EXPLAIN_BEYOND = 0.10
 
-#: computed figures whose printed value disagrees with the seed's own inputs, with the reason:
-#: (scheme, seed line) -> why.  test_ledger checks these are exactly the computed rows that differ.
-SEED_ERRATA = {
-    ("punchcard", 79): "the seed truncates 1098.39 µs to 1.09 ms (its other averages are rounded)",
-    ("mixnet", 143): "the seed truncates 43400/500 = 86.8 to 86x",
-}
+# SEED_ERRATA: computed figures whose printed value disagrees with the seed's own inputs, with the
+# reason: (scheme, seed line) -> why, from each scheme's manifest.SEED_ERRATA.  test_ledger checks
+# these are exactly the computed rows that differ.
+
+
+def __getattr__(name):
+    if name == "SCHEMES":
+        return schemes.in_book_order()
+    if name == "SEED_ERRATA":
+        return {(s, line): why for s in schemes.in_book_order()
+                for line, why in schemes.manifest(s).SEED_ERRATA.items()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -155,7 +160,8 @@ def row(scheme: str, seed_file: str, lines, quantity: str, printed: str, value: 
 def seed_key(seed_file: str) -> str:
     """The bib key of a seed note from its file name ("002_....txt" -> "seed-cs03"); keys pass through."""
     number = str(seed_file)[:3]
-    return SEED_NOTES.get(number, seed_file)
+    notes = {k: v for s in schemes.in_book_order() for k, v in schemes.manifest(s).SEED_NOTES.items()}
+    return notes.get(number, seed_file)
 
 
 def entry_printed(entry: dict) -> str:
@@ -181,8 +187,9 @@ def echoed_rows(scheme: str, mset, backends=None, quantity=None) -> list:
 # Coverage and the ledger
 
 def _published_files() -> list:
-    root = measurements.project_root() / "measurements" / "published"
-    return [measurements.load_source(f"published/{Path(p).stem}") for p in sorted(glob.glob(str(root / "*.json")))]
+    """Every published file some scheme declares (manifest.PUBLISHED_FILES), in file-name order."""
+    names = {f for s in schemes.in_book_order() for f in schemes.manifest(s).PUBLISHED_FILES}
+    return [measurements.load_source(f"published/{name}") for name in sorted(names)]
 
 
 def printed_figures() -> dict:
@@ -197,25 +204,25 @@ def printed_figures() -> dict:
                 out[entry_figure(mset, b, k)] = (seed_key(mset.provenance["seed"]), e["line"])
                 if "stated_line" in e:
                     out[entry_figure(mset, b, k) + ":stated"] = (seed_key(mset.provenance["seed"]), e["stated_line"])
-    for scheme in SCHEMES:
+    for scheme in schemes.in_book_order():
         out.update(_module(scheme).ledger_claims())
     return out
 
 
 def _module(scheme: str):
-    import importlib
-    return importlib.import_module(f"costbook.schemes.{scheme}.model")
+    return schemes.get(scheme)
 
 
 def ledger(scheme: str | None = None, status: str | None = None) -> list:
     """All rows, scheme by scheme (each from its model's ``ledger_rows()``), optionally filtered."""
-    if scheme is not None and scheme not in SCHEMES:
-        raise ValueError(f"unknown scheme {scheme!r} for the ledger: choose one of {', '.join(SCHEMES)}")
+    order_ = schemes.in_book_order()
+    if scheme is not None and scheme not in order_:
+        raise ValueError(f"unknown scheme {scheme!r} for the ledger: choose one of {', '.join(order_)}")
     if status is not None and status not in STATUSES:
         raise ValueError(f"unknown ledger status {status!r}: choose one of {', '.join(STATUSES)}")
     # by source document, then line; the sort is stable, so a figure's out-of-sample row stays first
     order = lambda r: (r.document, int(r.lines.split(",")[0]))
-    rows = [r for s in SCHEMES if scheme in (None, s) for r in sorted(_module(s).ledger_rows(), key=order)]
+    rows = [r for s in order_ if scheme in (None, s) for r in sorted(_module(s).ledger_rows(), key=order)]
     return [r for r in rows if status in (None, r.status)]
 
 
