@@ -202,12 +202,16 @@ def _received_g1(P) -> bool:
     return bool((C.r * P).is_zero())
 
 
-def _params_ok(pp) -> bool:
-    """The verifier's parameters have their shape: n >= 1, n powers in G2, gT^{alpha^{n+1}} in F_{p^12}."""
+def _params_ok(pp, positions=()) -> bool:
+    """The verifier's parameters have their shape: n >= 1, n powers of g2, gT^{alpha^{n+1}} in F_{p^12},
+    and the powers the positions select points of E2 (the parameters are trusted, not re-checked for
+    G2: they come from the setup, not from the prover)."""
     if not isinstance(pp, Params) or checks.integer(pp.n) is None or pp.n < 1:
         return False
-    return (checks.sequence(pp.g2, pp.n) and all(isinstance(Q, _POINT) and Q.curve() is C.E2 for Q in pp.g2)
-            and getattr(pp.gt, "parent", None) is not None and pp.gt.parent() is C.Fp12)
+    if not (checks.sequence(pp.g2, pp.n) and getattr(pp.gt, "parent", None) is not None
+            and pp.gt.parent() is C.Fp12):
+        return False
+    return all(isinstance(Q, _POINT) and Q.curve() is C.E2 for Q in (pp.g2[pp.n - 1 - i] for i in positions))
 
 
 def _positions(pp: Params, S, values_S):
@@ -225,8 +229,8 @@ def _positions(pp: Params, S, values_S):
 def verify(pp: Params, commitment, i: int, value: bytes, proof) -> bool:
     """e(C^h, g2^{alpha^{n-i}}) * e(pi^{-h}, g2) == gT^{alpha^{n+1}} with h = m^{-1}; False for anything
     that is not a position, a byte string and two points of G1."""
-    if not (_params_ok(pp) and checks.index(i, pp.n) is not None and checks.is_bytes(value)
-            and _commitment_ok(commitment) and _received_g1(proof)):
+    if not (_params_ok(pp) and checks.index(i, pp.n) is not None and _params_ok(pp, [i])
+            and checks.is_bytes(value) and _commitment_ok(commitment) and _received_g1(proof)):
         return False
     return _verify(pp, commitment, checks.index(i, pp.n), value, proof)
 
@@ -244,8 +248,8 @@ def _verify(pp: Params, commitment, i: int, value: bytes, proof) -> bool:
 def verify_encoded(pp: Params, commitment, i: int, value: bytes, proof: bytes) -> bool:
     """As the seed's benchmark does: decode the 48-byte proof (with its subgroup check), then verify;
     the commitment is checked for G1 too (once per commitment, see ``_commitment_ok``)."""
-    if not (_params_ok(pp) and checks.index(i, pp.n) is not None and checks.is_bytes(value)
-            and _commitment_ok(commitment) and checks.is_bytes(proof, 48)):
+    if not (_params_ok(pp) and checks.index(i, pp.n) is not None and _params_ok(pp, [i])
+            and checks.is_bytes(value) and _commitment_ok(commitment) and checks.is_bytes(proof, 48)):
         return False
     try:
         tally("bls12_381/g1_decode")
@@ -316,7 +320,7 @@ def verify_same(pp: Params, commitment, S, values_S, proof) -> bool:
     if not (_params_ok(pp) and _commitment_ok(commitment)):
         return False
     S = _positions(pp, S, values_S)
-    if S is None or not _received_g1(proof):
+    if S is None or not _params_ok(pp, S) or not _received_g1(proof):
         return False
     t, m = _same_parts(pp, commitment, S, values_S)
     total = sum(a * b for a, b in zip(m, t)) % r
@@ -353,7 +357,7 @@ def verify_cross(pp: Params, items, proof) -> bool:
         if not checks.sequence(item, 4) or not _commitment_ok(item[0]):
             return False
         Sj = _positions(pp, item[1], item[2])
-        if Sj is None:
+        if Sj is None or not _params_ok(pp, Sj):
             return False
         checked.append((item[0], Sj, item[2], item[3]))
     if not _received_g1(proof):
