@@ -435,6 +435,10 @@ CASES += [
       "a path component of 305 bytes, longer than a file name may be (255 bytes)"),
     C("h19-out-too-long-in-a-folder", ["measure", "--out", f"d/{LONG}/x.json", "--only", "sha256/64B",
                                        "--no-progress"], "longer than a file name may be", files={"d": DIR}),
+    C("h19-out-device", ["measure", "--out", "/dev/null", "--only", "sha256/64B", "--backend", "python",
+                         "--no-progress"], "--out /dev/null: not a regular file"),
+    C("h19-out-fifo", ["measure", "--out", "pipe", "--only", "sha256/64B", "--backend", "python", "--no-progress"],
+      "--out pipe: not a regular file", files={"pipe": FIFO}, subprocess=True),
     C("h19-dalek-out-directory", ["measure-dalek", "--out", "d"], "--out d: is a directory", files={"d": DIR}),
     C("h19-control-characters-in-a-file-name", ["check", f"m{ESC}.json"], "m\\x1b[2J\\x07.json: no such"),
     C("h19-control-characters-in-an-option", ["estimate", "cs03", f"--x{ESC}", "1"], "--x\\x1b[2J\\x07"),
@@ -792,6 +796,15 @@ def test_check_escapes_control_characters_in_the_ok_line_too(tmp_path, monkeypat
     assert main(["check", name]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out and "m\\x1b[2J\\x07.json" in out
+
+
+def test_names_from_a_file_are_escaped_in_text_output(tmp_path, monkeypatch, capsys):
+    """A measurement file's name is printed in every text estimate: its control characters escaped."""
+    monkeypatch.chdir(tmp_path)
+    Path("m.json").write_text(json.dumps({**MEASURED, "name": f"evil{ESC}"}))
+    assert main(["estimate", "--counts", f'{{"{MOD}": 1}}', "--source", "m.json"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "evil\\x1b[2J\\x07" in out
 
 
 def test_estimate_json_is_finite_or_refused(tmp_path, monkeypatch, capsys):

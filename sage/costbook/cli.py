@@ -119,6 +119,9 @@ def out_path(text: str | None, option: str = "--out") -> Path | None:
         raise UsageError(f"{option}: a path of {len(raw)} bytes, longer than a path may be ({PATH_MAX - 1} bytes)")
     path = Path(text)
     try:
+        if path.exists() and not path.is_dir() and not path.is_symlink() and not path.is_file():
+            raise UsageError(f"{option} {shown}: not a regular file (a device, FIFO or socket is never "
+                             f"replaced by a measurement file)")
         if path.is_symlink():
             raise UsageError(f"{option} {shown}: is a symbolic link; costbook replaces the file by a rename, "
                              f"which would replace the link, not its target: give the target's path "
@@ -149,11 +152,11 @@ def cmd_measure(args) -> int:
         state = ("left unchanged" if after == before and before is not None else
                  "not written" if after is None else "was written before the interrupt")
         print(f"costbook: {'interrupted' if isinstance(e, KeyboardInterrupt) else 'terminated'}; "
-              f"{out} {state}", file=sys.stderr)
+              f"{clean(str(out))} {state}", file=sys.stderr)
         return 128 + (e.signum if isinstance(e, Terminated) else signal.SIGINT)
     finally:
         signal.signal(signal.SIGTERM, previous)
-    print(written)
+    print(clean(str(written)))
     return 0
 
 
@@ -162,9 +165,9 @@ def cmd_measure_dalek(args) -> int:
     try:
         written = measure(profile=args.profile, out=out_path(args.out))
     except DalekUnavailable as e:
-        print(f"costbook: error: {e}", file=sys.stderr)
+        print(f"costbook: error: {_message(e)}", file=sys.stderr)
         return 2
-    print(written)
+    print(clean(str(written)))
     return 0
 
 
@@ -311,7 +314,7 @@ def cmd_estimate(args) -> int:
         result = module.estimate(mset, backends=_backends_arg(args.backend), **options)
         _check_result(result, f"estimate {args.scheme}")
         text = json.dumps(result, indent=2, allow_nan=False) if args.json else module.format_estimate(result)
-        print(text)
+        print(clean_text(text))
         return 0
     if args.counts is None:
         raise UsageError(f"estimate needs a SCHEME ({', '.join(sorted(schemes.REGISTRY))}) "
@@ -319,7 +322,7 @@ def cmd_estimate(args) -> int:
     mset = measurements.load_source(args.source if args.source is not None else "reference")
     est = price(_counts_arg(args.counts), mset, _backends_arg(args.backend), label="counts")
     _check_result(est.to_dict(), "estimate --counts")
-    print(json.dumps(est.to_dict(), indent=2, allow_nan=False) if args.json else est)
+    print(json.dumps(est.to_dict(), indent=2, allow_nan=False) if args.json else clean_text(str(est)))
     return 0
 
 
@@ -338,7 +341,7 @@ def cmd_validate(args) -> int:
         raise UsageError(f"validate {args.scheme} does not use {', '.join(map(_flag, unused))} (it takes: "
                          f"{', '.join(map(_flag, used)) or 'no scheme options'}; the others are estimate's)")
     result = module.validate(**options)
-    print(json.dumps(result, indent=2) if args.json else module.format_validation(result))
+    print(json.dumps(result, indent=2) if args.json else clean_text(module.format_validation(result)))
     return 0
 
 
@@ -354,7 +357,7 @@ def _load_each(paths, describe) -> int:
             bad += 1
             continue
         except Exception as e:        # a bug, not the file's fault: say so, and go on
-            print(f"costbook: internal error: {path}: {_message(e)}", file=sys.stderr)
+            print(f"costbook: internal error: {clean(str(path))}: {_message(e)}", file=sys.stderr)
             bad += 1
             continue
         print(clean(describe(path, m)))
@@ -381,7 +384,7 @@ def cmd_ledger(args) -> int:
     """Every figure the seeds print, beside the book's value and how the book got it."""
     from . import ledger
     rows = ledger.ledger(args.scheme, args.status)
-    print(ledger.dumps(rows) if args.json else ledger.to_text(rows))
+    print(ledger.dumps(rows) if args.json else clean_text(ledger.to_text(rows)))
     return 0
 
 
@@ -489,6 +492,11 @@ def clean(text: str) -> str:
     the one-line contract."""
     return _UNPRINTABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
                             else f"\\u{ord(m.group()):04x}", text)
+
+
+def clean_text(text: str) -> str:
+    """Text of several lines (an estimate, a table) with `clean` applied to each line."""
+    return "\n".join(clean(line) for line in text.split("\n"))
 
 
 def _message(e: BaseException) -> str:
