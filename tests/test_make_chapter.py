@@ -137,6 +137,8 @@ def test_a_failing_chapter_is_one_line_and_a_non_zero_exit(tmp_path, monkeypatch
     monkeypatch.setenv(execute.ENV_CHAPTER, "04")
     monkeypatch.setenv(execute.ENV_SET, "")
     monkeypatch.setenv(execute.ENV_MEASUREMENTS, "")
+    monkeypatch.setenv("COSTBOOK_FRESH", "1")          # never a cached run of the chapter instead
+    monkeypatch.setenv("COSTBOOK_JOBS", "1")           # in this process, where the failure is patched in
     code = execute.main(["--project", str(ROOT), "--from-env", "--out", str(tmp_path / "c"),
                          "--render", str(tmp_path / "b")])
     err = capsys.readouterr().err
