@@ -240,16 +240,106 @@ def modexp_by_modulus_size(measurements, backend: str, key: str):
     return t, f"scaled from moduli of {m1} and {m2} bits (t ~ M^{a:.2f} at {e}-bit exponents)"
 
 
-def msm_by_terms(measurements, backend: str, key: str):
-    """Price <curve>/<g>_msm/<k> from the two nearest measured term counts of the same group.
+def _envelope(points, x, grows: bool):
+    """A price at size x from measured (size, median, low, high) points, sorted by size: the line
+    through the two measured sizes nearest x (as ``_through_nearest``), and as its interval every
+    line through the two measured intervals.  Between the two sizes that is the line through their
+    low bounds and the line through their high bounds; beyond them the lowest and highest such
+    lines cross at the measured sizes, so the interval widens with the distance from the nearest
+    measured size, by (its spread + the other's spread) / (their distance) per unit of size: it
+    never narrows to a point however far x is.  With `grows` (the family's work grows with the size)
+    no line may fall: slopes below zero are taken as zero.
 
-    A bucket-method MSM costs about k / log k group additions: not linear, but smooth, so between
-    two measured sizes the price is interpolated linearly and beyond them extrapolated from the
-    two nearest.  Returns (seconds, note) or None with fewer than two measured sizes."""
+    Returns (seconds, low, high, size 1, size 2, "interpolated" or "extrapolated"), or None with
+    fewer than two points."""
+    if len(points) < 2:
+        return None
+    a, b = points[0], points[1]
+    for p, q in zip(points, points[1:]):
+        a, b = p, q
+        if x <= q[0]:
+            break
+    (x1, m1, l1, h1), (x2, m2, l2, h2) = a, b
+    d = x2 - x1
+    if x1 <= x <= x2:
+        t = (x - x1) / d
+        return m1 + (m2 - m1) * t, l1 + (l2 - l1) * t, h1 + (h2 - h1) * t, x1, x2, "interpolated"
+    s_mid, s_low, s_high = (m2 - m1) / d, (l2 - h1) / d, (h2 - l1) / d
+    if grows:
+        s_mid, s_low, s_high = max(s_mid, 0.0), max(s_low, 0.0), max(s_high, 0.0)
+    if x > x2:
+        dx = x - x2
+        return m2 + s_mid * dx, l2 + s_low * dx, h2 + s_high * dx, x1, x2, "extrapolated"
+    dx = x1 - x
+    return m1 - s_mid * dx, l1 - s_high * dx, h1 - s_low * dx, x1, x2, "extrapolated"
+
+
+def _point(measurements, backend: str, size: int, key: str) -> tuple:
+    low, high = measurements.bounds(backend, key)
+    return size, measurements.seconds(backend, key), low, high
+
+
+def _sized_points(measurements, backend: str, prefix: str, one: str | None = None) -> list:
+    """(size, median, low, high) of every measured <prefix>/<size> of `backend`, sorted; with `one`,
+    the key that is the same operation at size 1 (a one-term MSM is a scalar multiplication, a
+    product of one pairing a pairing) counts as size 1 when <prefix>/1 is not measured."""
+    pts = {int(k.rsplit("/", 1)[1]): _point(measurements, backend, int(k.rsplit("/", 1)[1]), k)
+           for k in measurements.keys(backend) if k.rsplit("/", 1)[0] == prefix}
+    if one is not None and 1 not in pts and measurements.has(backend, one):
+        pts[1] = _point(measurements, backend, 1, one)
+    return [pts[k] for k in sorted(pts)]
+
+
+def _fmt_law_price(seconds: float) -> str:
+    return _fmt_seconds(seconds) if seconds >= 0 else "-" + _fmt_seconds(-seconds)
+
+
+def msm_by_terms(measurements, backend: str, key: str):
+    """Price <curve>/<g>_msm/<k> for any k from the measured term counts of the same group.
+
+    Growth law: affine in k between and beyond the two nearest measured sizes (a bucket-method MSM
+    costs about k / log k group additions, smooth and a little below linear, so beyond the largest
+    measured size the line through the two largest is an upper estimate).  A one-term MSM is one
+    scalar multiplication, so <curve>/<g>_mul counts as k = 1.  The interval is every line through
+    the measured intervals (``_envelope``): it widens with the distance from the measured sizes.
+    Returns (seconds, note, low, high) or None with fewer than two measured sizes."""
     if "_msm/" not in key:
         return None
     prefix, k = key.rsplit("/", 1)
-    return _along_sizes(measurements, backend, prefix, int(k))
+    pts = _sized_points(measurements, backend, prefix, one=prefix.replace("_msm", "_mul"))
+    got = _envelope(pts, int(k), grows=True)
+    if got is None:
+        return None
+    t, low, high, x1, x2, verb = got
+    name = lambda x: f"{prefix}/{x}" if x != 1 or measurements.has(backend, f"{prefix}/1") else prefix.replace("_msm", "_mul")
+    return t, (f"{verb} from {name(x1)} and {name(x2)} (affine in the number of terms; interval: every "
+               f"line through their measured intervals)"), low, high
+
+
+def pairing_product_by_pairs(measurements, backend: str, key: str):
+    """Price <curve>/pairing_product/<k> for any k from the measured products of the same curve.
+
+    Growth law: a product of k pairings is k Miller loops and one final exponentiation,
+    t(k) = k * miller + final_exp; the two unknowns are fitted on the two measured sizes nearest k
+    (a single <curve>/pairing counts as k = 1), and the note states them.  The interval is every
+    line through the two measured intervals (``_envelope``): it widens with the distance from the
+    measured sizes and never collapses.  Returns (seconds, note, low, high) or None with fewer
+    than two measured sizes."""
+    if "/pairing_product/" not in key:
+        return None
+    curve, pairs = sizes(key)["curve"], sizes(key)["pairs"]
+    prefix = f"{curve}/pairing_product"
+    got = _envelope(_sized_points(measurements, backend, prefix, one=f"{curve}/pairing"), pairs, grows=True)
+    if got is None:
+        return None
+    t, low, high, x1, x2, verb = got
+    pts = {p[0]: p[1] for p in _sized_points(measurements, backend, prefix, one=f"{curve}/pairing")}
+    miller = (pts[x2] - pts[x1]) / (x2 - x1)
+    final = pts[x1] - miller * x1
+    name = lambda x: f"{prefix}/{x}" if x != 1 or measurements.has(backend, f"{prefix}/1") else f"{curve}/pairing"
+    return t, (f"{verb}: k Miller loops ({_fmt_law_price(miller)} each) + 1 final exponentiation "
+               f"({_fmt_law_price(final)}), fitted on {name(x1)} and {name(x2)}; interval: every such "
+               f"line through their measured intervals"), low, high
 
 
 def fixed_base_without_table(measurements, backend: str, key: str):
@@ -265,7 +355,10 @@ def fixed_base_without_table(measurements, backend: str, key: str):
     return measurements.seconds(backend, plain), f"no fixed-base table measured: priced as {plain} (an upper bound)"
 
 
-DERIVATIONS = [modexp_by_exponent_length, modexp_by_modulus_size, msm_by_terms, fixed_base_without_table]
+#: each rule returns (seconds, note), its bounds then derived by the same rule on the prices' low
+#: and high bounds, or (seconds, note, low, high) when it bounds the price itself
+DERIVATIONS = [modexp_by_exponent_length, modexp_by_modulus_size, msm_by_terms, pairing_product_by_pairs,
+               fixed_base_without_table]
 
 
 def price(counts: Mapping[str, float], measurements, backends: BackendChoice = None,
@@ -303,12 +396,16 @@ def price(counts: Mapping[str, float], measurements, backends: BackendChoice = N
                 derived = next(((b, d, rule) for b in order for rule in DERIVATIONS
                                 if (d := rule(measurements, b, key)) is not None), None)
             if derived is not None:
-                b, (seconds, note), rule = derived
-                # the same rule on the prices' low and high bounds bounds the derived price
-                try:
-                    low, high = ((rule(measurements.at_bound(w), b, key) or (None,))[0] for w in ("low", "high"))
-                except (ArithmeticError, ValueError):
-                    low = high = None
+                b, got, rule = derived
+                seconds, note = got[:2]
+                if len(got) == 4:                  # the rule bounds the price itself
+                    low, high = got[2:]
+                else:
+                    # the same rule on the prices' low and high bounds bounds the derived price
+                    try:
+                        low, high = ((rule(measurements.at_bound(w), b, key) or (None,))[0] for w in ("low", "high"))
+                    except (ArithmeticError, ValueError):
+                        low = high = None
                 _check_derived(measurements.name, key, note, seconds, low, high)
                 lines.append(Line(key, n, seconds, b, note, min(low, seconds), max(high, seconds)))
                 continue
