@@ -10,3 +10,68 @@ os.environ.pop("COSTBOOK_MEASUREMENTS", None)
 
 # Notebooks under tests/fixtures are inputs of the renderer's tests, not chapters.
 collect_ignore_glob = ["fixtures/*"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The toy schemes (tests/toy_schemes): discovered like any scheme once their folder is on
+# costbook.schemes.__path__, inside a temporary book that holds what each toy folder brings
+
+import shutil  # noqa: E402
+import sys  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+TOY_SCHEMES = Path(__file__).resolve().parent / "toy_schemes"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def install_toy_book(root: Path, scheme_dirs) -> Path:
+    """A temporary book at `root`: the committed measurement files, plus for each toy scheme folder
+    what it brings (its published files, its chapter, its bibliography), copied where a book keeps
+    them; _quarto.yml lists the toy chapters.  Returns root."""
+    (root / "measurements" / "published").mkdir(parents=True)
+    (root / "measurements" / "reference").symlink_to(REPO / "measurements" / "reference")
+    for f in (REPO / "measurements" / "published").glob("*.json"):
+        (root / "measurements" / "published" / f.name).symlink_to(f)
+    (root / "chapters").mkdir()
+    chapters, bib = [], []
+    for folder in scheme_dirs:
+        for f in folder.glob("*.json"):
+            shutil.copy(f, root / "measurements" / "published" / f.name)
+        manifest = (folder / "manifest.py").read_text()
+        chapter = next(line.split('"')[1] for line in manifest.splitlines() if line.startswith("CHAPTER"))
+        shutil.copy(folder / "chapter.ipynb", root / chapter)
+        chapters.append(chapter)
+        bib.append((folder / "references.bib").read_text())
+    (root / "references.bib").write_text("\n".join(bib))
+    (root / "index.qmd").write_text("# Preface {.unnumbered}\n\nA book of toy schemes.\n")
+    (root / "_quarto.yml").write_text(
+        "project:\n  type: book\nbook:\n  title: \"toy\"\n  chapters:\n    - index.qmd\n"
+        + "".join(f"    - {c}\n" for c in chapters) + "bibliography: references.bib\n")
+    return root
+
+
+@contextmanager
+def toy_schemes_on_path():
+    """costbook.schemes discovers the toy schemes inside the block (and forgets them after)."""
+    import costbook.schemes as schemes
+    path = str(TOY_SCHEMES)
+    schemes.__path__.append(path)
+    try:
+        yield
+    finally:
+        schemes.__path__.remove(path)
+        for name in [m for m in sys.modules if m.split(".")[:2] == ["costbook", "schemes"]
+                     and len(m.split(".")) > 2 and (TOY_SCHEMES / m.split(".")[2]).is_dir()]:
+            del sys.modules[name]
+
+
+@pytest.fixture
+def toy_scheme(tmp_path, monkeypatch):
+    """The toy schemes discovered, in a temporary book (COSTBOOK_ROOT) that holds their files."""
+    root = install_toy_book(tmp_path / "book", [d for d in sorted(TOY_SCHEMES.iterdir()) if (d / "model.py").is_file()])
+    monkeypatch.setenv("COSTBOOK_ROOT", str(root))
+    with toy_schemes_on_path():
+        yield root

@@ -1,0 +1,101 @@
+"""The toy Schnorr scheme's cost model: counts by running the code, estimate(), validate(), and its
+ledger rows.  Every name of ``costbook.schemes.MODEL_API`` is here; nothing else in costbook names
+this scheme."""
+from __future__ import annotations
+
+from costbook import ledger as L, measurements
+from costbook.cost import price
+from costbook.counting import counting
+from costbook.harness import Profile
+from costbook.report import Table, fmt_time
+from costbook.schemes import options
+from costbook.validation import format_runs, runs_result, validate_steps
+
+from . import schnorr, seed
+from .seed import Parameters
+
+NAME = "schnorr"
+OPTIONS = options(Parameters)
+PUBLISHED = seed.PUBLISHED
+STEPS = ("keygen", "sign", "verify")
+#: every step within the default 5%: its Sage group operations dominate it
+VALIDATION_BOUNDS: dict = {}
+#: a validation run small enough for the tests (three samples of 20 ms batches per operation)
+PROFILE = Profile("toy", samples=3, min_batch_seconds=0.02, warmup_seconds=0.0)
+
+
+def count_steps(wire: str = "bytes") -> dict:
+    """{step: Counts} of one signature, by running the code (the counts do not depend on the data)."""
+    steps = schnorr.run(1, wire)
+    out = {}
+    for name in STEPS:
+        with counting() as c:
+            steps[name]()
+        out[name] = c
+    return out
+
+
+def estimate(source, backends=None, messages: int = 4, wire: str = "bytes") -> dict:
+    """Seconds of key generation and of `messages` signatures and verifications, priced with
+    `source` only."""
+    Parameters(messages, wire)
+    counts = count_steps(wire)
+    steps = {}
+    for name in STEPS:
+        est = price(counts[name] * (1 if name == "keygen" else messages), source, backends,
+                    label=f"{NAME} {name}")
+        steps[name] = {**est.to_dict(), "seconds": est.total}
+    return {"scheme": NAME, "source": source.name, "messages": messages, "wire": wire, "steps": steps,
+            "total_s": sum(s["seconds"] for s in steps.values()),
+            "low_s": sum(s["low_s"] for s in steps.values()), "high_s": sum(s["high_s"] for s in steps.values())}
+
+
+def format_estimate(result: dict) -> str:
+    t = Table(["step", "seconds", "interval"])
+    for name, s in result["steps"].items():
+        t.add(name, fmt_time(s["seconds"]), f"[{fmt_time(s['low_s'])}, {fmt_time(s['high_s'])}]")
+    return (f"Schnorr on ristretto255, {result['messages']} signatures (wire: {result['wire']}), "
+            f"priced with {result['source']}\n" + t.to_text())
+
+
+def validate(messages: int = 2, wire: str = "bytes") -> dict:
+    """Time each step of the Sage code against its counts priced with primitives timed in the same
+    rounds (backend sage)."""
+    Parameters(messages, wire)
+    steps = schnorr.run(messages, wire)
+    counts = count_steps(wire)
+    checks = validate_steps(steps, counts, "sage", profile=PROFILE)
+    return runs_result([{"messages": messages, "wire": wire, "checks": [c.to_dict() for c in checks]}],
+                       VALIDATION_BOUNDS)
+
+
+def format_validation(result: dict) -> str:
+    return format_runs(result, ["messages", "wire"])
+
+
+# ---------------------------------------------------------------------------
+# The ledger: every figure of the note, next to the book's value
+
+def published():
+    return measurements.load_source(f"published/{PUBLISHED}")
+
+
+def ledger_claims() -> dict:
+    return {f"claim:{NAME}:signature-bytes": (L.seed_key("900"), seed.SIGNATURE[2])}
+
+
+def ledger_rows() -> list:
+    mset = published()
+    note = mset.provenance["seed"]
+    rows = L.echoed_rows(NAME, mset, ["toy-laptop"])
+    est = estimate(mset, ["toy-laptop"], messages=1)
+    for step, (value, unit, line) in seed.STATED.items():
+        key = f"step/{NAME}/{step}"
+        book = est["steps"][step]["seconds"] / measurements.UNITS[unit]
+        rows.append(L.row(NAME, note, line, f"{step}, one signature", f"{value} {unit}", book, "predicted",
+                          "the note's prices times the counts of this folder's code",
+                          L.entry_figure(mset, "toy-laptop-steps", key)))
+    value, unit, line = seed.SIGNATURE
+    rows.append(L.row(NAME, note, line, "signature size", f"{value} {unit}", schnorr.SIGNATURE_BYTES, "computed",
+                      "encode(R) and s", f"claim:{NAME}:signature-bytes"))
+    return rows
