@@ -120,6 +120,7 @@ def mutate(data, kind: tuple, value, other):
         "list": ["entry", "drop", "append", "empty", "swap"],
         "z": ["entry", "extra zero share", "summed as one", "drop prover", "drop response", "no responses"],
         "rist": ["next", "identity"],
+        "tuple": ["component", "drop", "append"],
     }[name]
     ops = ops + ["wrong type"] + (["other transcript"] if other is not None else [])
     op = data.draw(st.sampled_from(ops), label=f"{name} mutation")
@@ -185,6 +186,13 @@ def mutate(data, kind: tuple, value, other):
                 "other group": lambda: other_gen, "negate": lambda: -value}[op]()
     if name == "rist":
         return {"next": lambda: value + R.GENERATOR, "identity": lambda: R.IDENTITY}[op]()
+    if name == "tuple":                     # a fixed-shape tuple, kind[1] the kinds of its components
+        if op == "component":
+            i = data.draw(st.sampled_from([i for i, k in enumerate(kind[1]) if k is not None]), label="component")
+            out = list(value)
+            out[i] = mutate(data, kind[1][i], value[i], other[i] if other is not None else None)
+            return tuple(out)
+        return value[:-1] if op == "drop" else value + value[-1:]
     if name == "list":
         item = kind[1]
         if op == "entry" and value:
@@ -268,6 +276,23 @@ def build_pointproofs_same():
              "proof": ("point", None)}
     return Harness(transcript(com, vals, (0, 2, 3)), transcript(com2, ovals, (1, 2, 3)), kinds,
                    lambda f: PP.verify_same(pp, **f))
+
+
+def build_pointproofs_cross():
+    N, pp, vals, ovals, com, com2 = pointproofs_transcripts()
+
+    def item(C, v, S):
+        vS = tuple(v[i] for i in S)
+        return (C, S, vS, PP.aggregate_same(pp, C, S, vS, [PP.prove(pp, v, i) for i in S]))
+
+    def transcript(S1, S2):
+        items = (item(com, vals, S1), item(com2, ovals, S2))
+        return {"items": items, "proof": PP.aggregate_cross(pp, items)}
+    # pi_j is not read by verify_cross (the cross proof replaces it): not mutated
+    it = ("tuple", (("point", None), ("list", ("index", N)), ("list", ("bytes",)), None))
+    kinds = {"items": ("list", it), "proof": ("point", None)}
+    return Harness(transcript((0, 2), (1, 3)), transcript((1, 2), (0, 3)), kinds,
+                   lambda f: PP.verify_cross(pp, **f))
 
 
 def build_merkle():
@@ -493,6 +518,7 @@ BUILDERS = {
     "pointproofs.verify": build_pointproofs,
     "pointproofs.verify_encoded": build_pointproofs_encoded,
     "pointproofs.verify_same": build_pointproofs_same,
+    "pointproofs.verify_cross": build_pointproofs_cross,
     "merkle.verify": build_merkle,
     "punchcard.ristretto.verify_remask": build_ristretto_punch,
     "punchcard.ristretto.redeem": build_ristretto_redeem,
@@ -510,7 +536,7 @@ BUILDERS = {
 
 #: examples per verifier: the pairing-based ones cost 50-300 ms a call, the others a few ms
 EXAMPLES = {"punchcard.mergeable.redeem": 20, "punchcard.mergeable.verify_remask.G2": 40,
-            "pointproofs.verify_same": 40, "cs03.verify": 50}
+            "pointproofs.verify_same": 40, "pointproofs.verify_cross": 30, "cs03.verify": 50}
 
 
 def apply(data, h: Harness):
