@@ -253,16 +253,19 @@ def _applies(module, options: dict, given: dict, source_kind: str | None = None)
     OPTION_APPLIES = {option: {other option or "source": (values it applies with)}} (for "source",
     the kinds of measurement file: published, measured, ...); an option given where it does not
     apply would be dropped silently, so it is an error naming the option and when it applies."""
+    def said(cond, value):
+        return f"a {value} source" if cond == "source" else f"{_flag(cond)} {value}"
+
     applies = getattr(module, "OPTION_APPLIES", {})
     for opt in given:
         for cond, allowed in applies.get(opt, {}).items():
-            actual = source_kind if cond == "source" else options.get(cond)
             if cond == "source" and source_kind is None:
-                continue
+                continue             # checked again once the source is loaded
+            actual = source_kind if cond == "source" else options.get(cond)
             if actual not in allowed:
-                where = (f"a {actual} source (--source)" if cond == "source" else f"{_flag(cond)} {actual}")
+                where = f"a {actual} source (--source)" if cond == "source" else said(cond, actual)
                 raise UsageError(f"{_flag(opt)} does not apply with {where}: it is used only with "
-                                 f"{' or '.join(f'{_flag(cond)} {a}' if cond != 'source' else f'a {a} source' for a in allowed)}")
+                                 f"{' or '.join(said(cond, a) for a in allowed)}")
 
 
 def _validate_uses(module) -> set:

@@ -42,7 +42,7 @@ _N = r"(?P<{}>[1-9][0-9]*)"
 FAMILIES: list[Family] = [
     Family(rf"modexp/{_N.format('mod')}/{_N.format('exp')}",
            "b^e mod N for an odd {mod}-bit modulus N and an exponent of exactly {exp} bits",
-           "modular arithmetic", grows=('mod', 'exp')),
+           "modular arithmetic", grows=("mod", "exp")),
     Family(r"ristretto255/mul",
            "variable-base scalar multiplication k*P in ristretto255 (256-bit scalar)", "ristretto255"),
     Family(r"ristretto255/mul_base",
@@ -68,10 +68,10 @@ FAMILIES: list[Family] = [
            "(8-bit windows: one addition per window, no doublings)", "pairing groups"),
     Family(rf"(?P<curve>bls12_381|bn254)/g1_mul/{_N.format('bits')}",
            "variable-base scalar multiplication in G1 of {curve} by a short scalar of {bits} bits "
-           "(the random weights of batch checks and shuffle challenges)", "pairing groups", grows=('bits',)),
+           "(the random weights of batch checks and shuffle challenges)", "pairing groups", grows=("bits",)),
     Family(rf"(?P<curve>bls12_381|bn254)/gt_exp/{_N.format('bits')}",
            "exponentiation in the target group GT of {curve} by a short exponent of {bits} bits "
-           "(a sum of batch-check weights)", "pairing groups", grows=('bits',)),
+           "(a sum of batch-check weights)", "pairing groups", grows=("bits",)),
     Family(r"(?P<curve>bls12_381|bn254)/(?P<group>g1|g2|gt)_to_bytes",
            "serialising an element of {group} of {curve} for a Fiat–Shamir hash: its affine coordinates "
            "(for GT its 12 coefficients over F_p) as 48-byte big-endian integers", "pairing groups"),
@@ -82,10 +82,10 @@ FAMILIES: list[Family] = [
            "one addition of two points of {group} of {curve} (the group law)", "pairing groups"),
     Family(rf"(?P<curve>bls12_381|bn254)/(?P<group>g1|g2)_msm/{_N.format('terms')}",
            "one multi-scalar multiplication sum k_i P_i of {terms} full-size terms in {group} of {curve}",
-           "pairing groups", grows=('terms',)),
+           "pairing groups", grows=("terms",)),
     Family(rf"(?P<curve>bls12_381|bn254)/pairing_product/{_N.format('pairs')}",
            "a product of {pairs} pairings of {curve}: one Miller loop per pair, one final exponentiation",
-           "pairing groups", grows=('pairs',)),
+           "pairing groups", grows=("pairs",)),
     Family(r"(?P<curve>bls12_381)/(?P<group>g1|g2)_encode",
            "compressing a point of {group} of {curve} to its ZCash encoding (48 or 96 bytes): "
            "conversion to affine coordinates and the sign flag", "pairing groups"),
@@ -99,12 +99,13 @@ FAMILIES: list[Family] = [
            "RFC 9380 hash_to_curve to G2 of {curve} (suite XMD:SHA-256_SSWU_RO_), short message",
            "pairing groups"),
     Family(rf"modmul/{_N.format('mod')}",
-           "one product a*b mod N of two residues modulo an odd {mod}-bit modulus N", "modular arithmetic", grows=('mod',)),
+           "one product a*b mod N of two residues modulo an odd {mod}-bit modulus N", "modular arithmetic",
+           grows=("mod",)),
     Family(rf"rsa/{_N.format('bits')}/sign",
            "one RSA private-key operation with a {bits}-bit modulus, CRT included (openssl speed)",
-           "modular arithmetic", grows=('bits',)),
+           "modular arithmetic", grows=("bits",)),
     Family(rf"(?P<hash>sha256|sha512)/{_N.format('bytes')}B",
-           "one {hash} digest of a {bytes}-byte input", "hashing", grows=('bytes',)),
+           "one {hash} digest of a {bytes}-byte input", "hashing", grows=("bytes",)),
     Family(rf"hashset/lookup/{_N.format('size')}",
            "membership test of a 32-byte key in a hash set holding {size} keys", "hashing"),
     Family(r"bytes/copy",
@@ -125,7 +126,7 @@ FAMILIES: list[Family] = [
            "one {system} membership {phase} given the witness (Benarroch et al.)", "published baselines"),
     Family(rf"rsa_accumulator/witness/{_N.format('set')}",
            "computing one RSA-accumulator membership witness in a set of {set} elements",
-           "published baselines", grows=('set',)),
+           "published baselines", grows=("set",)),
 ]
 
 
