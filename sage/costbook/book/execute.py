@@ -22,21 +22,35 @@ Two uses:
         its variables CHAPTER, SET and MEASUREMENTS unexpanded, so that no shell ever parses them;
         everything is checked before the kernel starts, a failure is one line and a non-zero exit,
         and the book is re-rendered only when the chapter ran.
+
+With --out, chapters run in parallel, each in its own process and kernel, at most --jobs at once
+(default: the number of CPUs; $COSTBOOK_JOBS, where `make book JOBS=N` puts it, when --jobs is not
+given), the longest first (as long as they took last time).  The chapters are independent: each
+reads the costbook package and measurement files, none reads another chapter's output.  A chapter
+whose inputs did not change since it last ran is not executed again: its executed copy comes from
+build/cache/chapters (costbook.book.cache: the notebook, the measurement file, the package's files,
+the committed measurement files, requirements.txt, ...); --force ($COSTBOOK_FRESH, `make book
+FRESH=1`) executes them all.  The log is one line per chapter started, reused or finished (with its
+slowest cells), then a table of every chapter's time and the total.
 """
 from __future__ import annotations
 
 import argparse
 import ast
 import glob
+import multiprocessing
 import os
 import re
+import shutil
 import sys
 import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
 
+from .cache import ChapterCache, input_digest, shared_digest
 from .project import chapter_files
 from .reproducible import strip_volatile_metadata
 
@@ -95,9 +109,33 @@ def inject_parameters(nb, overrides: list[tuple[str, str]], where: str) -> None:
     nb.cells.insert(nb.cells.index(params) + 1, cell)
 
 
+def _label(cell, index: int) -> str:
+    """A code cell as the log names it: its Quarto label, else its number."""
+    m = re.search(r"^#\|\s*label:\s*(\S+)", cell.source, re.M)
+    return f"cell {index} ({m.group(1)})" if m else f"cell {index}"
+
+
+def cell_seconds(nb) -> list[tuple[str, float]]:
+    """[(cell, seconds)] from nbclient's timing metadata (before it is stripped)."""
+    from datetime import datetime
+    out = []
+    for i, cell in enumerate(nb.cells):
+        ex = cell.get("metadata", {}).get("execution", {})
+        start, end = ex.get("iopub.execute_input"), ex.get("shell.execute_reply")
+        if cell.cell_type == "code" and start and end:
+            try:
+                secs = (datetime.fromisoformat(end.replace("Z", "+00:00"))
+                        - datetime.fromisoformat(start.replace("Z", "+00:00"))).total_seconds()
+            except ValueError:
+                continue
+            out.append((_label(cell, i), secs))
+    return out
+
+
 def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: int = 1800,
-                     overrides: list[tuple[str, str]] = ()) -> float:
-    """Run `src` top to bottom in a fresh sagemath kernel and write it to `dst`; return seconds."""
+                     overrides: list[tuple[str, str]] = (), cells: list | None = None) -> float:
+    """Run `src` top to bottom in a fresh sagemath kernel and write it to `dst`; return seconds.
+    `cells`, a list, receives (cell, seconds) for every code cell."""
     nb = nbformat.read(src, as_version=4)
     if overrides:
         inject_parameters(nb, list(overrides), str(src))
@@ -107,8 +145,11 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
     else:
         os.environ["COSTBOOK_MEASUREMENTS"] = str(Path(measurements).resolve())
     try:
+        # the kernel's own log at ERROR: no warning per kernel (about its localhost TCP channels)
+        # in the book's log; what a cell writes to stderr still lands in the notebook
         client = NotebookClient(nb, kernel_name="sagemath", timeout=timeout,
-                                startup_timeout=300, resources={"metadata": {"path": str(src.parent)}})
+                                startup_timeout=300, resources={"metadata": {"path": str(src.parent)}},
+                                extra_arguments=["--IPKernelApp.log_level=ERROR"])
         t0 = time.perf_counter()
         client.execute()
         elapsed = time.perf_counter() - t0
@@ -119,6 +160,8 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
             os.environ["COSTBOOK_MEASUREMENTS"] = env_before
     dst.parent.mkdir(parents=True, exist_ok=True)
     tmp = dst.with_suffix(".ipynb.tmp")
+    if cells is not None:
+        cells.extend(cell_seconds(nb))
     strip_volatile_metadata(nb)
     nbformat.write(nb, tmp)
     os.replace(tmp, dst)
@@ -203,6 +246,148 @@ def render_into(root: Path, notebooks: Path, out: Path, measurements: Path | Non
             os.environ["COSTBOOK_MEASUREMENTS"] = env_before
 
 
+#: how long each chapter took on the reference machine (issue 22): only the order in which chapters
+#: start on a machine that has run none of them yet; afterwards the cache's own times are used
+EXPECTED_SECONDS = {"05": 194, "03": 138, "04": 61, "02": 48, "06": 9, "90": 3, "01": 3}
+
+ENV_JOBS, ENV_FRESH = "COSTBOOK_JOBS", "COSTBOOK_FRESH"
+
+
+def jobs_from(text: str | None) -> int:
+    """--jobs / $COSTBOOK_JOBS: an integer from 1 to 64; empty means the number of CPUs."""
+    if text is None or not str(text).strip():
+        return max(1, os.cpu_count() or 1)
+    text = str(text).strip()
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise ParameterError(f"JOBS={shown(text)}: the number of chapters run at once, an integer from 1 to 64")
+    return int(text)
+
+
+def _run_job(src: Path, dst: Path, measurements: Path | None, overrides) -> dict:
+    """One chapter in this process (a pool worker or the runner itself): a picklable summary."""
+    cells: list = []
+    try:
+        secs = execute_notebook(src, dst, measurements, overrides=overrides, cells=cells)
+    except ParameterError as e:
+        return {"parameter_error": str(e)}
+    except Exception as e:            # a cell raised, the kernel died or timed out: one line
+        return {"error": _failure(e)}
+    return {"seconds": secs, "slowest": sorted(cells, key=lambda c: -c[1])[:3]}
+
+
+def _shown_path(path: Path) -> str:
+    cwd = Path.cwd()
+    return str(path.relative_to(cwd)) if path.is_relative_to(cwd) else str(path)
+
+
+def _log(line: str) -> None:
+    print(line, flush=True)
+
+
+class Job:
+    def __init__(self, src: Path, rel: Path, dst: Path):
+        self.src, self.rel, self.dst = src, rel, dst
+        self.digest = None
+        self.seconds = None           # execution time (this run, or the cached run's)
+        self.reused = False
+
+
+def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs: int,
+                 cache: ChapterCache | None, force: bool, prog: str) -> int:
+    """Execute (or reuse) every chapter of `jobs_list`; 0, 1 (a chapter failed) or 2 (bad input)."""
+    t_start = time.perf_counter()
+    todo = []
+    if cache is not None:
+        shared = shared_digest(root)
+        for job in jobs_list:
+            job.digest = input_digest(shared, job.src, measurements, overrides)
+            hit = None if force else cache.lookup(job.rel, job.digest)
+            if hit:
+                entry, job.seconds = hit
+                job.dst.parent.mkdir(parents=True, exist_ok=True)
+                if not (job.dst.is_file() and job.dst.read_bytes() == entry.read_bytes()):
+                    tmp = job.dst.with_suffix(".ipynb.tmp")
+                    shutil.copyfile(entry, tmp)
+                    os.replace(tmp, job.dst)
+                job.reused = True
+                _log(f"reused   {job.rel} (inputs unchanged since it ran in {job.seconds:.1f} s; "
+                     f"{_shown_path(cache.folder)})")
+            else:
+                todo.append(job)
+    else:
+        todo = list(jobs_list)
+
+    def expected(job):
+        last = cache.last_seconds(job.rel) if cache is not None else None
+        return last if last is not None else EXPECTED_SECONDS.get(job.rel.name[:2], 10.0)
+
+    todo.sort(key=expected, reverse=True)
+    workers = max(1, min(jobs, len(todo)))
+    if todo:
+        _log(f"{prog}: executing {len(todo)} chapter{'s' * (len(todo) != 1)}, {workers} at a time"
+             + (f" ({len(jobs_list) - len(todo)} reused)" if len(todo) < len(jobs_list) else ""))
+    failed = []
+
+    def finished(job, result) -> None:
+        if "parameter_error" in result:
+            failed.append((job, 2, f"{prog}: error: {result['parameter_error']}"))
+            return
+        if "error" in result:
+            failed.append((job, 1, f"{prog}: error: {job.rel} failed, so nothing was rendered: {result['error']}"))
+            _log(f"failed   {job.rel}: {result['error']}")
+            return
+        job.seconds = result["seconds"]
+        if cache is not None:
+            cache.store(job.rel, job.digest, job.dst, job.seconds)
+        slow = ", ".join(f"{name} {secs:.1f} s" for name, secs in result["slowest"] if secs >= 1.0)
+        _log(f"executed {job.rel} in {job.seconds:.1f} s -> {_shown_path(job.dst)}"
+             + (f"; slowest: {slow}" if slow else ""))
+
+    if workers == 1:
+        for job in todo:
+            _log(f"started  {job.rel}")
+            finished(job, _run_job(job.src, job.dst, measurements, overrides))
+            if failed:
+                break
+    elif todo:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        try:
+            queue, running = list(todo), {}
+            while queue or running:
+                while queue and len(running) < workers and not failed:
+                    job = queue.pop(0)
+                    _log(f"started  {job.rel}")
+                    running[pool.submit(_run_job, job.src, job.dst, measurements, overrides)] = job
+                if not running:
+                    break
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    job = running.pop(fut)
+                    try:
+                        result = fut.result()
+                    except Exception as e:     # the worker process itself died
+                        result = {"error": _failure(e)}
+                    finished(job, result)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+    for job, code, message in failed:
+        print(message, file=sys.stderr, flush=True)
+    if failed:
+        return failed[0][1]
+    wall = time.perf_counter() - t_start
+    if len(jobs_list) > 1 or any(j.reused for j in jobs_list):
+        width = max(len(str(j.rel)) for j in jobs_list)
+        _log(f"{'chapter':<{width}}  {'seconds':>8}")
+        for job in jobs_list:
+            how = "reused (cached run's time)" if job.reused else "executed"
+            _log(f"{str(job.rel):<{width}}  {job.seconds:8.1f}  {how}")
+        ran = [j.seconds for j in jobs_list if not j.reused]
+        note = (f"{len(ran)} executed, {workers} at a time ({sum(ran):.1f} s one after another)"
+                if ran else "nothing executed")
+        _log(f"{'total':<{width}}  {wall:8.1f}  wall clock: {note}; {len(jobs_list) - len(ran)} reused")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("notebooks", nargs="*", type=Path, help="chapters to run (default: all in _quarto.yml)")
@@ -219,6 +404,12 @@ def main(argv=None) -> int:
                          f"${ENV_SET} and ${ENV_MEASUREMENTS} (what make chapter runs); needs --out")
     ap.add_argument("--render", type=Path, metavar="DIR",
                     help="after the chapters ran, re-render the book from the executed copies into DIR")
+    ap.add_argument("-j", "--jobs", help=f"chapters executed at once (default: ${ENV_JOBS}, else the "
+                    "number of CPUs)")
+    ap.add_argument("--force", action="store_true", help=f"execute every chapter, even those whose inputs "
+                    f"did not change (also when ${ENV_FRESH} is set and not empty)")
+    ap.add_argument("--cache", type=Path, metavar="DIR", help="executed chapters by input digest "
+                    "(default: build/cache/chapters in the project; --inplace uses none)")
     args = ap.parse_args(argv)
     if args.inplace == bool(args.out):
         ap.error("give exactly one of --out DIR or --inplace")
@@ -236,6 +427,7 @@ def main(argv=None) -> int:
     prog = "make chapter" if args.from_env else "execute"
     measurements = args.measurements
     try:
+        jobs = jobs_from(args.jobs if args.jobs is not None else os.environ.get(ENV_JOBS))
         if args.from_env:
             chapter, overrides, measurements = from_environment(root)
             chapters = [chapter]
@@ -245,31 +437,31 @@ def main(argv=None) -> int:
     except ParameterError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
+    if measurements is not None and not Path(measurements).is_file():
+        print(f"{prog}: error: --measurements {shown(str(measurements))}: no such file", file=sys.stderr)
+        return 2
+    plan = []
     for nb in chapters:
         src = (root / nb).resolve() if not Path(nb).is_absolute() else Path(nb)
         if not src.is_file():
             print(f"{prog}: error: {shown(str(nb))}: no such chapter", file=sys.stderr)
             return 2
         rel = src.relative_to(root) if src.is_relative_to(root) else Path(src.name)
-        dst = src if args.inplace else args.out.resolve() / rel
-        try:
-            secs = execute_notebook(src, dst, measurements, overrides=overrides)
-        except ParameterError as e:
-            print(f"{prog}: error: {e}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            raise
-        except Exception as e:        # a cell raised, the kernel died or timed out: one line, not its traceback
-            print(f"{prog}: error: {rel} failed, so nothing was rendered: {_failure(e)}", file=sys.stderr)
-            return 1
-        print(f"executed {rel} in {secs:.1f} s -> {dst.relative_to(Path.cwd()) if dst.is_relative_to(Path.cwd()) else dst}")
+        plan.append(Job(src, rel, src if args.inplace else args.out.resolve() / rel))
+    cache = None
+    if not args.inplace:
+        cache = ChapterCache(args.cache if args.cache else root / "build" / "cache" / "chapters")
+    force = args.force or bool(os.environ.get(ENV_FRESH, "").strip())
+    code = run_chapters(root, plan, measurements, overrides, jobs, cache, force, prog)
+    if code:
+        return code
     if args.render:
         code = render_into(root, args.out.resolve(), args.render, measurements)
         if code:
             print(f"{prog}: error: the chapters ran but the book did not render (see above)", file=sys.stderr)
             return code
         if args.from_env:
-            page = (args.render / rel).with_suffix(".html").resolve()
+            page = (args.render / plan[0].rel).with_suffix(".html").resolve()
             print(f"Chapter: file://{page}")
     return 0
 
