@@ -1,11 +1,13 @@
 # costbook: two commands do everything (see README.md).
 #
-#   make book   set up .venv, measure this machine (quick profile), execute every chapter
-#               against those measurements into build/chapters, render the book into build/book
+#   make book   set up .venv, measure this machine (quick profile; once: the file is reused until
+#               make measure), execute the chapters against those measurements into build/chapters
+#               (two at a time on two cores; unchanged chapters reused from build/cache, FRESH=1
+#               runs them all, JOBS=N sets how many at once), render the book into build/book
 #   make test   set up .venv, run the library tests and strict nbval on the committed chapters (two
 #               workers), then the validation tests alone
 #
-# Other targets: setup, measure, chapters, render, reference (re-execute the committed
+# Other targets: setup, measure, chapters, render, bench-self (time make book and make test here), reference (re-execute the committed
 # chapters against the committed reference file), measure-reference (full profile),
 # measure-dalek (re-time curve25519-dalek 2.0.0, the punch-card seed's library; needs cargo), clean,
 #   make lab                                  JupyterLab on the chapters (sagemath kernel)
@@ -20,7 +22,7 @@ PY     := $(VENV)/bin/python
 PROFILE ?= quick
 MEASURED := build/measurements/this-machine.json
 
-.PHONY: book setup measure chapters render test reference measure-reference measure-dalek screenshots clean lab chapter
+.PHONY: book setup measure measured chapters render test bench-self reference measure-reference measure-dalek screenshots clean lab chapter
 
 book: render
 	@echo "Book: file://$(CURDIR)/build/book/index.html"
@@ -35,10 +37,26 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-measure: setup
-	$(VENV)/bin/costbook measure --profile $(PROFILE) --out $(MEASURED)
+# PROFILE, JOBS and FRESH reach the commands as environment variables, unexpanded ($(value ...)),
+# as for `make chapter` below: none appears in a recipe line, so no shell parses them.
+unexport PROFILE JOBS FRESH
+measure measured: export COSTBOOK_PROFILE = $(value PROFILE)
+chapters: export COSTBOOK_JOBS = $(value JOBS)
+chapters: export COSTBOOK_FRESH = $(value FRESH)
 
-chapters: measure
+# make measure always measures this machine; make book measures only when build/measurements has no
+# file measured with this PROFILE since the last install (python -m costbook.book.measured says which).
+measure: setup
+	$(VENV)/bin/costbook measure --profile "$$COSTBOOK_PROFILE" --out $(MEASURED)
+
+measured: setup
+	@$(PY) -m costbook.book.measured $(MEASURED) --after $(VENV)/.installed || \
+	  $(VENV)/bin/costbook measure --profile "$$COSTBOOK_PROFILE" --out $(MEASURED)
+
+# Independent chapters in parallel (JOBS at once, default the number of CPUs), the longest first; a
+# chapter whose inputs did not change since it last ran is reused from build/cache/chapters (FRESH=1
+# executes them all).  The runner ends with a table of every chapter's time.
+chapters: measured
 	$(PY) -m costbook.book.execute --out build/chapters --measurements $(MEASURED)
 
 # With quarto on PATH, Quarto renders the same executed chapters too: a copy of the project with
@@ -76,6 +94,12 @@ chapter: setup
 test: setup
 	$(PY) -m pytest -n 2 --dist loadfile -m "not validation" tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider
 	$(PY) -m pytest -m validation tests -p no:cacheprovider
+
+# How long make book (fresh, then again with nothing changed) and both phases of make test take on
+# this machine: python -m costbook.book.bench (it removes build/measurements, build/cache,
+# build/chapters and build/book first).  Not a test; about 20 minutes on two cores.
+bench-self: setup
+	$(PY) -m costbook.book.bench
 
 reference: setup
 	$(PY) -m costbook.book.execute --inplace
