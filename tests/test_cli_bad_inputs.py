@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from costbook import measurements
+from costbook import measurements, schemes
 from costbook.cli import main
 
 REFERENCE = str(measurements.reference_path())
@@ -202,9 +202,9 @@ CASES = [
     C("source-reference-none", ["estimate", "--counts", f'{{"{MOD}": 1}}'],
       "measurements/reference/ must hold exactly one file, found 0", env={"COSTBOOK_ROOT": "proj"},
       files=project()),
-    C("estimate-nothing", ["estimate"], "estimate needs a SCHEME (cs03, mixnet, punchcard, veccom) or --counts"),
+    C("estimate-nothing", ["estimate"], f"estimate needs a SCHEME ({', '.join(sorted(schemes.REGISTRY))}) or --counts"),
     C("estimate-empty-scheme", ["estimate", ""], "estimate needs a SCHEME"),
-    C("estimate-unknown-scheme", ["estimate", "nosuch"], "unknown scheme 'nosuch' (registered: cs03"),
+    C("estimate-unknown-scheme", ["estimate", "nosuch"], f"unknown scheme 'nosuch' (registered: {min(schemes.REGISTRY)}"),
     C("estimate-unknown-option", ["estimate", "--frobnicate", "--counts", "{}"], "unrecognized arguments: --frobnicate"),
     C("estimate-json-with-value", ["estimate", "--json=3"], "--json: ignored explicit argument '3'"),
     C("estimate-counts-needs-value", ["estimate", "--counts"], "argument --counts: expected one argument"),
@@ -829,3 +829,36 @@ def test_cs03_prices_only_the_moduli_its_implementation_accepts():
     assert seed.seed_min_modulus_bits(256) == 515 and seed.seed_min_modulus_bits(1) == 260
     with pytest.raises(ValueError, match="--k-prime does not apply to the seed's model"):
         seed.Parameters(model="seed", k_prime=64)
+
+
+# --- every discovered scheme, and the toy schemes: its options refused in one line ----------------
+
+TOYS = sorted(d.name for d in (Path(__file__).resolve().parent / "toy_schemes").iterdir() if (d / "model.py").is_file())
+
+
+def option_cases(model) -> list:
+    """(argv tail, phrase) refusing each option of a scheme: outside its bounds, not one of its
+    choices, given twice; then an unknown option and a stray argument."""
+    out = []
+    for opt, (default, allowed) in model.OPTIONS.items():
+        flag = "--" + opt.replace("_", "-")
+        if isinstance(allowed, schemes.Bounds):
+            out += [([flag, str(allowed.high + 1)], f"{flag} must be an integer in [{allowed.low}, {allowed.high}]"),
+                    ([flag, "-1"], f"{flag} must be an integer"), ([flag, "1e3"], f"{flag} must be an integer"),
+                    ([flag, ""], f"{flag} must be an integer")]
+        else:
+            out.append(([flag, "no-such-choice"], flag))
+        out.append(([flag, str(default), flag, str(default)], f"{flag} given twice"))
+    return out + [(["--no-such-option", "1"], "--no-such-option"), (["stray"], "unexpected argument 'stray'")]
+
+
+@pytest.mark.parametrize("scheme", sorted(schemes.REGISTRY) + TOYS)
+def test_every_scheme_refuses_bad_options_in_one_line(scheme, request, capsys):
+    if scheme in TOYS:
+        request.getfixturevalue("toy_scheme")
+    for tail, phrase in option_cases(schemes.get(scheme)):
+        code = main(["estimate", scheme, *tail])
+        out, err = capsys.readouterr()
+        assert not LEAK.search(out + err), f"{tail}: leaked: {out + err!r}"
+        assert (code, out) == (2, ""), tail
+        assert err.startswith("costbook: error: ") and err.count("\n") == 1 and phrase in err, (tail, err)

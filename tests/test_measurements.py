@@ -125,16 +125,29 @@ def _source_lines(source: str):
     return out.stdout.splitlines() if out.returncode == 0 else None
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="the seed notes (../shared/seeds) are not beside this checkout")
-def test_every_published_price_is_on_its_seed_line():
-    """A transcription check: each published number (or its stated range) is on the cited line.
+def note_lines(mset):
+    """The lines of the note a published file transcribes: in the folder of the scheme that declares
+    the file (manifest.PUBLISHED_FILES; a scheme may ship its note), else among the seed notes
+    (../shared/seeds); None when neither has it."""
+    from costbook import schemes
+    name = mset.provenance["seed"]
+    for s in schemes.REGISTRY:
+        if mset.name.split("/")[-1] in schemes.manifest(s).PUBLISHED_FILES:
+            import importlib.util
+            folder = Path(importlib.util.find_spec(f"costbook.schemes.{s}").submodule_search_locations[0])
+            if (folder / name).is_file():
+                return (folder / name).read_text().splitlines()
+    return (SEEDS / name).read_text().splitlines() if (SEEDS / name).is_file() else None
 
-    An entry with a `source` cites a repository file the seed points to (a sample report); it is
-    checked against a local mirror of that repository where one exists, and skipped otherwise.
-    """
-    checked = 0
-    for name, mset in M.published_sets().items():
-        seed_lines = (SEEDS / mset.provenance["seed"]).read_text().splitlines()
+
+def transcription_errors(sets) -> tuple:
+    """(number of entries checked, files whose note was not found)."""
+    checked, unfound = 0, []
+    for name, mset in sets.items():
+        seed_lines = note_lines(mset)
+        if seed_lines is None:
+            unfound.append(name)
+            continue
         for backend in mset.backends:
             for key in mset.keys(backend):
                 e = mset.entry(backend, key)
@@ -152,6 +165,25 @@ def test_every_published_price_is_on_its_seed_line():
                     stated = {e["low"], e["high"]}
                 assert stated <= found, f"{name} {backend} {key}: {stated} not on line {e['line']}: {lines[e['line'] - 1]!r}"
                 checked += 1
+    return checked, unfound
+
+
+def test_a_scheme_shipping_its_note_is_checked_against_it(toy_scheme):
+    """The toy scheme's published file transcribes the note in its own folder; a published file is
+    not assumed to be one of the four seed notes."""
+    sets = {n: m for n, m in M.published_sets().items() if n.startswith("toy-")}
+    assert transcription_errors(sets) == (5 + 2, [])
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the seed notes (../shared/seeds) are not beside this checkout")
+def test_every_published_price_is_on_its_seed_line():
+    """A transcription check: each published number (or its stated range) is on the cited line.
+
+    An entry with a `source` cites a repository file the seed points to (a sample report); it is
+    checked against a local mirror of that repository where one exists, and skipped otherwise.
+    """
+    checked, unfound = transcription_errors(M.published_sets())
+    assert unfound == []
     assert checked >= 15
 
 

@@ -14,23 +14,30 @@ import hashlib
 
 import pytest
 
-from costbook.schemes import REGISTRY
+from pathlib import Path
+
+from costbook import schemes
 from costbook.validation import DEFAULT_BOUND, bound_of, runs_result, validate_steps
 
 pytestmark = pytest.mark.validation
 
-CASES = [
-    ("cs03", {"params": "aggressive"}),
-    ("punchcard", {"curve": "ristretto255", "punches": 2}),
-    ("punchcard", {"curve": "bls12_381", "punches": 2}),
-    ("veccom", {"n": 16}),
-    ("mixnet", {"n": 2, "m": 2}),
-]
+TOYS = sorted(d.name for d in (Path(__file__).resolve().parent / "toy_schemes").iterdir() if (d / "model.py").is_file())
+
+
+def _cases(names) -> list:
+    """(scheme, options) of each scheme's manifest.VALIDATION_CASES (the toys' read with their folder
+    on the path)."""
+    from conftest import toy_schemes_on_path
+    with toy_schemes_on_path():
+        return [(s, dict(o)) for s in names for o in schemes.manifest(s).VALIDATION_CASES]
+
+
+#: every discovered scheme's small validation runs, then the toys'
+CASES = _cases(list(schemes.in_book_order()) + TOYS)
 
 
 def _model(scheme):
-    import importlib
-    return importlib.import_module(REGISTRY[scheme])
+    return schemes.get(scheme)
 
 
 def _beyond(result) -> list:
@@ -41,7 +48,9 @@ def _beyond(result) -> list:
 
 @pytest.mark.parametrize("scheme,options", CASES, ids=[f"{s}-{'-'.join(map(str, o.values())) or 'default'}"
                                                        for s, o in CASES])
-def test_every_step_stays_within_its_bound(scheme, options):
+def test_every_step_stays_within_its_bound(scheme, options, request):
+    if scheme in TOYS:
+        request.getfixturevalue("toy_scheme")
     model = _model(scheme)
     first = model.validate(**options)
     assert first["checked"] > 0
@@ -55,7 +64,7 @@ def test_every_step_stays_within_its_bound(scheme, options):
 
 
 def test_every_scheme_states_its_bounds_and_each_is_a_fraction():
-    for scheme in REGISTRY:
+    for scheme in schemes.REGISTRY:
         bounds = _model(scheme).VALIDATION_BOUNDS
         assert all(0 < b < 1 for b in bounds.values()), scheme
     assert bound_of("anything") == DEFAULT_BOUND == 0.05

@@ -168,7 +168,8 @@ def get(name: str):
 
 
 #: what a scheme's manifest.py declares (``docs/adding-a-scheme.md``)
-MANIFEST_API = ("CHAPTER", "TITLE", "SECTION", "PUBLISHED_FILES", "BIBLIOGRAPHY", "SEED_NOTES", "SEED_ERRATA")
+MANIFEST_API = ("CHAPTER", "TITLE", "SECTION", "PUBLISHED_FILES", "BIBLIOGRAPHY", "SEED_NOTES", "SEED_ERRATA",
+                "VALIDATION_CASES")
 
 
 def manifest(name: str):

@@ -7,3 +7,5 @@ PUBLISHED_FILES = ("toy-schnorr-laptop",)       # this folder's toy-schnorr-lapt
 BIBLIOGRAPHY = ("toy-schnorr-note", "schnorr-1991", "rfc9496")   # this folder's references.bib
 SEED_NOTES = {"900": "toy-schnorr-note"}        # 900_toy_schnorr.md
 SEED_ERRATA = {}
+#: the small validation runs tests/test_validation_bounds.py makes
+VALIDATION_CASES = ({"messages": 1},)

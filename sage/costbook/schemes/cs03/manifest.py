@@ -9,3 +9,5 @@ BIBLIOGRAPHY = ("seed-cs03", "camenisch-shoup-2003", "takahashi-zaverucha-2024",
                 "crypto-bigint", "emmy", "gmp", "pari-gp", "libsodium", "rfc9496")
 SEED_NOTES = {"002": "seed-cs03"}
 SEED_ERRATA = {}
+#: the small validation runs tests/test_validation_bounds.py makes (each within the bounds its model states)
+VALIDATION_CASES = ({"params": "aggressive"},)

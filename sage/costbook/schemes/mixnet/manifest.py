@@ -10,3 +10,5 @@ BIBLIOGRAPHY = ("seed-mixnet", "traceable-mixnets-2024", "repo-traceable-mixnets
                 "charm", "gmp", "mcl", "pbc")
 SEED_NOTES = {"003": "seed-mixnet"}
 SEED_ERRATA = {143: "the seed truncates 43400/500 = 86.8 to 86x"}
+#: the small validation runs tests/test_validation_bounds.py makes (each within the bounds its model states)
+VALIDATION_CASES = ({"n": 2, "m": 2},)

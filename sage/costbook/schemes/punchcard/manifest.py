@@ -15,3 +15,5 @@ BIBLIOGRAPHY = ("seed-punchcard", "eskandarian-2020", "repo-punchcard", "rfc9496
 SEED_NOTES = {"000": "seed-punchcard"}
 #: computed ledger figures whose printed value disagrees with the seed's own inputs: line -> why
 SEED_ERRATA = {79: "the seed truncates 1098.39 µs to 1.09 ms (its other averages are rounded)"}
+#: the small validation runs tests/test_validation_bounds.py makes (each within the bounds its model states)
+VALIDATION_CASES = ({"curve": "ristretto255", "punches": 2}, {"curve": "bls12_381", "punches": 2})

@@ -8,3 +8,5 @@ PUBLISHED_FILES = ("seed-001-veccom",)
 BIBLIOGRAPHY = ("seed-veccom", "pointproofs-2020", "repo-pointproofs", "arkworks")
 SEED_NOTES = {"001": "seed-veccom"}
 SEED_ERRATA = {}
+#: the small validation runs tests/test_validation_bounds.py makes (each within the bounds its model states)
+VALIDATION_CASES = ({"n": 16},)
