@@ -419,6 +419,7 @@ ENVIRONMENT_READERS = {
     "costbook/measure.py": "sets thread-count variables before a measurement (setdefault reads them)",
     "costbook/book/measured.py": "the book runner's check whether a measurement can be reused reads make's "
                                  "PROFILE ($COSTBOOK_PROFILE)",
+    "costbook/book/bench.py": "make bench-self: runs make with the caller's environment and $MAKE",
 }
 
 
