@@ -82,3 +82,12 @@ def test_protocol_estimates_and_the_m_option(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["m"] == 3 and d["dbsm_sage_code"]["mixer_s"] > 0 and d["dbrsm_sage_code"]["querier_s"] > 0
     assert d["artifact_counts"]["dbrsm_mixer_s"] > d["artifact_counts"]["dbsm_mixer_s"] > 0
+
+
+def test_a_curve_with_the_published_source_is_refused_not_ignored(capsys):
+    """The published estimate is the seed's own numbers (BN254): --curve would change nothing there."""
+    from costbook.cli import main
+    assert main(["estimate", "mixnet", "--source", "published", "--curve", "bls12_381"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--curve" in err and "published" in err and "\n" not in err
+    assert main(["estimate", "mixnet", "--source", "reference", "--curve", "bls12_381", "--n", "100", "--json"]) == 0

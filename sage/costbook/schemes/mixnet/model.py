@@ -37,6 +37,9 @@ from .seed import (BASELINES, COLLAB_FACTOR, M_SEED, N_SEED, PUBLISHED, collab_z
                    Parameters, cpsnark_set_s, positive, published_sources, published_times)
 
 OPTIONS = options(Parameters)
+#: with the published source the estimate is the seed's own numbers (its artifact ran BN254), so a curve
+#: chooses nothing there: it applies to sources that price the counts
+OPTION_APPLIES = {"curve": {"source": ("measured", "calibrated")}}
 
 
 @dataclass(frozen=True)
