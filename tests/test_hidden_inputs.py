@@ -7,6 +7,7 @@ reference machine's ratios) must not change when it points at another machine.
 import contextlib
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -48,8 +49,13 @@ def test_the_absurd_machine_is_in_effect(absurd, monkeypatch):
     assert json.loads(changed)["total_s"] == pytest.approx(1000 * json.loads(plain)["total_s"])
 
 
-@pytest.mark.parametrize("scheme", sorted(schemes.REGISTRY))
-def test_published_estimate_ignores_the_environment(scheme, absurd, monkeypatch):
+TOYS = sorted(d.name for d in (Path(__file__).resolve().parent / "toy_schemes").iterdir() if (d / "model.py").is_file())
+
+
+@pytest.mark.parametrize("scheme", sorted(schemes.REGISTRY) + TOYS)
+def test_published_estimate_ignores_the_environment(scheme, absurd, monkeypatch, request):
+    if scheme in TOYS:
+        request.getfixturevalue("toy_scheme")
     argv = ["estimate", scheme, "--source", "published", "--json"]
     monkeypatch.delenv("COSTBOOK_MEASUREMENTS", raising=False)
     unset = _run(argv)
