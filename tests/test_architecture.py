@@ -708,13 +708,16 @@ def test_an_estimate_depends_only_on_its_source(scheme, two_sources):
     estimate's lines are its own source's prices times the counts (a price leaked from another
     source, or from the environment, is caught whatever its scale), and pricing with one source,
     then the other, then the first again gives the first answer again."""
+    import copy
     a, b = two_sources
+    before = copy.deepcopy((a.to_json(), b.to_json()))
     model = schemes.get(scheme)
     first = model.estimate(a)
     assert _priced_lines(first) > 0
     assert breakdown_problems(first, a) == []
     assert breakdown_problems(model.estimate(b), b) == []
     assert model.estimate(a) == first
+    assert (a.to_json(), b.to_json()) == before, "the estimate changed the source it was given"
 
 
 def test_the_source_check_catches_a_leak_that_keeps_every_ratio(two_sources):
