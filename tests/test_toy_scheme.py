@@ -136,3 +136,10 @@ def test_the_offline_renderer_renders_its_chapter(toy_scheme, tmp_path):
     assert "priced with published/toy-schnorr-laptop" in page
     assert "Schnorr" in page and "1991" in page                     # the citation, formatted
     assert "?@" not in page and "[@" not in page
+
+
+def test_costbook_ledger_takes_the_toy(toy_scheme, capsys):
+    code, out, err = run(["ledger", "--scheme", "schnorr", "--json"], capsys)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["summary"] == {"computed": 1, "predicted": 2, "leave-one-out": 0, "fitted": 0,
+                                          "echoed": 5, "rows": 8, "figures": 8}
