@@ -597,7 +597,7 @@ def test_every_numeric_option_is_refused_outside_its_bounds(scheme):
     ("None", "scheme 'broken', option 'n': allowed must be Bounds(low, high) or a tuple of strings, got None"),
     ("()", "scheme 'broken', option 'n': allowed must be Bounds(low, high) or a tuple of strings, got ()"),
 ])
-def test_option_bounds_are_checked_when_the_scheme_is_loaded(tmp_path, monkeypatch, allowed, message):
+def test_option_bounds_are_checked_when_the_scheme_is_loaded(tmp_path, monkeypatch, capsys, allowed, message):
     """A seed whose option has no usable bounds is refused on loading, naming scheme and field;
     before, Bounds(None, None) loaded and raised a TypeError at the first `value in bounds`."""
     pkg = tmp_path / "broken"
@@ -613,6 +613,10 @@ def test_option_bounds_are_checked_when_the_scheme_is_loaded(tmp_path, monkeypat
         with pytest.raises(schemes.SchemeError) as e:
             schemes.get("broken")
         assert str(e.value) == message
+        from costbook.cli import main                   # the CLI says it in one line
+        assert main(["estimate", "broken"]) == 2
+        err = capsys.readouterr().err
+        assert err == f"costbook: error: {message}\n"
     finally:
         for m in ("costbook.schemes.broken.model", "costbook.schemes.broken.seed", "costbook.schemes.broken"):
             sys.modules.pop(m, None)

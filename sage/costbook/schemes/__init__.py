@@ -172,11 +172,22 @@ MANIFEST_API = ("CHAPTER", "TITLE", "SECTION", "PUBLISHED_FILES", "BIBLIOGRAPHY"
                 "VALIDATION_CASES")
 
 
-def manifest(name: str):
-    """The manifest module of scheme `name` (``costbook.schemes.<name>.manifest``)."""
+def _own_module(name: str, part: str):
+    """costbook.schemes.<name>.<part>, or a SchemeError when the scheme's folder has no <part>.py."""
     if name not in _scan():
         raise KeyError(f"unknown scheme {name!r} (registered: {', '.join(_scan()) or 'none yet'})")
-    module = importlib.import_module(f"{__name__}.{name}.manifest")
+    target = f"{__name__}.{name}.{part}"
+    try:
+        return importlib.import_module(target)
+    except ModuleNotFoundError as e:
+        if e.name != target:
+            raise
+        raise SchemeError(f"scheme {name!r}: no {part}.py (docs/adding-a-scheme.md)") from None
+
+
+def manifest(name: str):
+    """The manifest module of scheme `name` (``costbook.schemes.<name>.manifest``), checked."""
+    module = _own_module(name, "manifest")
     missing = [a for a in MANIFEST_API if not hasattr(module, a)]
     if missing:
         raise SchemeError(f"scheme {name!r}: its manifest.py has no {', '.join(missing)} (schemes.MANIFEST_API)")
@@ -186,9 +197,17 @@ def manifest(name: str):
 def comparison(name: str):
     """The comparison module of scheme `name`: its rows in the comparison chapter."""
     manifest(name)
-    return importlib.import_module(f"{__name__}.{name}.comparison")
+    return _own_module(name, "comparison")
+
+
+def _chapter_order(name: str) -> tuple:
+    try:
+        return (0, Path(manifest(name).CHAPTER).name, name)
+    except SchemeError:                 # no usable manifest: last (what needs one says so)
+        return (1, "", name)
 
 
 def in_book_order() -> tuple:
-    """The discovered schemes in the order of their chapters (the chapter file names sort the book)."""
-    return tuple(sorted(_scan(), key=lambda n: (Path(manifest(n).CHAPTER).name, n)))
+    """The discovered schemes in the order of their chapters (the chapter file names sort the book);
+    a scheme without a usable manifest comes last."""
+    return tuple(sorted(_scan(), key=_chapter_order))
