@@ -9,7 +9,8 @@ import os
 os.environ.pop("COSTBOOK_MEASUREMENTS", None)
 
 # Notebooks under tests/fixtures are inputs of the renderer's tests, not chapters.
-collect_ignore_glob = ["fixtures/*"]
+# The toy schemes' chapters are rendered and re-run by tests/test_toy_scheme.py, not by nbval.
+collect_ignore_glob = ["fixtures/*", "toy_schemes/*"]
 
 
 # ---------------------------------------------------------------------------------------------
