@@ -14,12 +14,14 @@ package ``costbook.schemes.<name>`` whose name is its registry name, holding
         def validate(**options) -> dict                 # time the Sage code against its counts
         def format_validation(result: dict) -> str
         VALIDATION_BOUNDS = {"<step glob>": bound}    # beyond the default 5%, each with its reason
+        def ledger_rows() -> list; def ledger_claims() -> dict      # its rows in the ledger
 
+    manifest.py  what the book keeps for the scheme (MANIFEST_API): its chapter, its reader's title
+                 and section id, its published files, its bibliography keys, its seed notes and
+                 errata, the small validation runs the tests make
+    comparison.py  its rows in the comparison chapter: rows(reference), prices_without_spread(),
+                 EXPORTS (names the comparison chapter reads as compare.<name>)
     fixtures/    optional: committed keys or data the chapter needs to run fast
-
-    manifest.py  what the book keeps for the scheme: its chapter, its reader's title and section id,
-                 its published files, its bibliography keys, its seed notes (MANIFEST_API)
-    comparison.py  its rows in the comparison chapter: rows(reference), prices_without_spread()
 
 so the chapter, the CLI and the tests call one formula.  ``estimate`` takes its prices only from
 `source` (and from the scheme's own published files, named in its seed.py), never from the
