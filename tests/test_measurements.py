@@ -241,3 +241,20 @@ def test_between_runs_is_checked():
             match = "between_runs needs runs"
         with pytest.raises(M.MeasurementFileError, match=match):
             M.validate(data)
+
+
+def test_a_price_may_wobble_between_near_sizes_but_not_fall_with_its_size():
+    """Exponents 3069 and 3072 bits cost the same within noise: a run whose quartiles put the larger a
+    hair below the smaller is honest; a larger size more than GROWTH_SLACK below is refused."""
+    import copy
+
+    def with_prices(small, big):
+        d = copy.deepcopy(GOOD)
+        d["results"] = {"gmp": {k: {"median": m, "q1": m * 0.999, "q3": m * 1.001, "mad": 0.0, "samples": 5,
+                                    "batch": 1, "unit": "ms"}
+                                for k, m in (("modexp/6144/3069", small), ("modexp/6144/3072", big))}}
+        return d
+
+    M.validate(with_prices(28.3, 28.2))                       # 0.35% under: timing noise
+    with pytest.raises(M.MeasurementFileError, match="price falls as exp grows"):
+        M.validate(with_prices(28.3, 28.3 * (1 - M.GROWTH_SLACK) * 0.99))
