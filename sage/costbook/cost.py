@@ -163,6 +163,15 @@ def _fmt_seconds(s: float) -> str:
 BackendChoice = Union[str, Sequence[str], None]
 
 
+def _bracket(points, x) -> tuple:
+    """The two consecutive points (sorted by size, at least two) around x, or the nearest two
+    outside them."""
+    for a, b in zip(points, points[1:]):
+        if x <= b[0]:
+            return a, b
+    return points[-2], points[-1]
+
+
 def _through_nearest(pts, x):
     """The line through the two measured points around x (or the nearest two outside them).
 
@@ -170,11 +179,7 @@ def _through_nearest(pts, x):
     "extrapolated"), or None with fewer than two points."""
     if len(pts) < 2:
         return None
-    lo, hi = pts[0], pts[1]
-    for a, b in zip(pts, pts[1:]):
-        lo, hi = a, b
-        if x <= b[0]:
-            break
+    lo, hi = _bracket(pts, x)
     t = lo[1] + (hi[1] - lo[1]) * (x - lo[0]) / (hi[0] - lo[0])
     return t, lo[0], hi[0], "interpolated" if lo[0] <= x <= hi[0] else "extrapolated"
 
@@ -254,11 +259,7 @@ def _envelope(points, x, grows: bool):
     fewer than two points."""
     if len(points) < 2:
         return None
-    a, b = points[0], points[1]
-    for p, q in zip(points, points[1:]):
-        a, b = p, q
-        if x <= q[0]:
-            break
+    a, b = _bracket(points, x)
     (x1, m1, l1, h1), (x2, m2, l2, h2) = a, b
     d = x2 - x1
     if x1 <= x <= x2:
