@@ -234,17 +234,7 @@ def test_a_folder_on_the_path_is_a_scheme_at_once(tmp_path, monkeypatch):
 #: other occurrence and on an entry here that no longer occurs (so the list only shrinks).  Prose is
 #: free: comments and docstrings are not scanned.  Everything else is: identifiers (names,
 #: attributes, imported modules), string literals and f-string parts, and the module's own path.
-CORE_MAY_NAME = {
-    # not this issue's files (report.py, backends/ are edited elsewhere): the lead moves them
-    ("costbook/report.py", "seed-punchcard"): "SEED_NOTES: the seed notes' bib keys (now in each "
-                                              "scheme's manifest.SEED_NOTES; report.seed_cite still reads it)",
-    ("costbook/report.py", "seed-veccom"): "SEED_NOTES, as above",
-    ("costbook/report.py", "seed-cs03"): "SEED_NOTES, as above",
-    ("costbook/report.py", "seed-mixnet"): "SEED_NOTES, as above",
-    ("costbook/backends/__init__.py", "costbook.backends.punchcard"): "the measurement backend module named "
-        "after the scheme that first needed its keys (scalar inversion, point encodings, hash-set lookups)",
-    ("costbook/backends/punchcard.py", "<module path>"): "the same backend module's file name",
-}
+CORE_MAY_NAME: dict = {}
 
 
 def _docstring_starts(tree) -> set:

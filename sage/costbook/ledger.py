@@ -159,9 +159,7 @@ def row(scheme: str, seed_file: str, lines, quantity: str, printed: str, value: 
 
 def seed_key(seed_file: str) -> str:
     """The bib key of a seed note from its file name ("002_....txt" -> "seed-cs03"); keys pass through."""
-    number = str(seed_file)[:3]
-    notes = {k: v for s in schemes.in_book_order() for k, v in schemes.manifest(s).SEED_NOTES.items()}
-    return notes.get(number, seed_file)
+    return schemes.seed_notes().get(str(seed_file)[:3], seed_file)
 
 
 def entry_printed(entry: dict) -> str:

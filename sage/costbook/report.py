@@ -276,17 +276,14 @@ def source(obj):
     return Markdown("```python\n" + inspect.getsource(obj).rstrip() + "\n```")
 
 
-# The four seed notes, by the number their file names start with, and the references.bib key each is
-# cited by: tables cite a seed line as a source, never by its file name.
-SEED_NOTES = {"000": "seed-punchcard", "001": "seed-veccom", "002": "seed-cs03", "003": "seed-mixnet"}
-
-
 def seed_cite(seed_file: str, line) -> str:
-    """The citation marker for a line of a seed note, from the note's file name ("002_....txt")."""
-    number = str(seed_file)[:3]
-    if number not in SEED_NOTES:
-        raise ValueError(f"unknown seed note {seed_file!r} (known: {', '.join(sorted(SEED_NOTES))})")
-    return cite(SEED_NOTES[number], f"line {line}")
+    """The citation marker for a line of a seed note, from the note's file name ("002_....txt"); the
+    notes' bib keys come from the schemes' manifests (``schemes.seed_notes``)."""
+    from .schemes import seed_notes
+    notes, number = seed_notes(), str(seed_file)[:3]
+    if number not in notes:
+        raise ValueError(f"unknown seed note {seed_file!r} (known: {', '.join(sorted(notes))})")
+    return cite(notes[number], f"line {line}")
 
 
 def fmt_unit(unit: str) -> str:

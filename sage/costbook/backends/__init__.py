@@ -41,7 +41,7 @@ MODULES = [
     "costbook.backends.pairing_curves",
     "costbook.backends.hash_to_curve",
     "costbook.backends.mcl_bn254",
-    "costbook.backends.punchcard",
+    "costbook.backends.group_extras",
     "costbook.backends.vectorcommit",
 ]
 

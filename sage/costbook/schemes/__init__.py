@@ -209,6 +209,12 @@ def _chapter_order(name: str) -> tuple:
         return (1, "", name)
 
 
+def seed_notes() -> dict:
+    """{number a seed note's file name starts with: its references.bib key}, from every scheme's
+    manifest (``SEED_NOTES``): tables cite a seed line by its note's key, never by its file name."""
+    return {k: v for s in in_book_order() for k, v in manifest(s).SEED_NOTES.items()}
+
+
 def in_book_order() -> tuple:
     """The discovered schemes in the order of their chapters (the chapter file names sort the book);
     a scheme without a usable manifest comes last."""

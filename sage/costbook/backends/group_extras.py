@@ -1,4 +1,4 @@
-"""The primitives the punch cards need that the group backends do not measure.
+"""Primitives the protocols need that the group backends do not measure (the punch cards' first):
 
 Keys:
 
