@@ -85,6 +85,7 @@ unexport CHAPTER SET MEASUREMENTS
 chapter: export COSTBOOK_CHAPTER = $(value CHAPTER)
 chapter: export COSTBOOK_SET = $(value SET)
 chapter: export COSTBOOK_CHAPTER_MEASUREMENTS = $(value MEASUREMENTS)
+chapter: export COSTBOOK_FRESH = $(value FRESH)
 chapter: setup
 	$(PY) -m costbook.book.execute --from-env --out build/chapters --render build/book
 
