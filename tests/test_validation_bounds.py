@@ -5,7 +5,9 @@ primitives timed in the same rounds, stays within the bound its model states (``
 The runs are small (one parameter set or size per scheme) so that `make test` stays within its time
 budget.  Timing noise on a shared machine is one-sided and falls on primitives and steps alike (they
 are timed in interleaved rounds, on the process's CPU clock), so one out-of-bound run is re-run once:
-a step fails only when both runs put it beyond its bound, which a missing cost term does every time.
+a step fails only when both runs put it beyond its bound on the same side, which a missing (or extra)
+cost term does every time; beside another CPU-bound process a Pointproofs step has landed at -8.0% in
+one run and +8.6% in the next.
 A test below shows that the check does catch a step whose counts leave work out.
 """
 from __future__ import annotations
@@ -66,8 +68,11 @@ def test_every_step_stays_within_its_bound(scheme, options, request):
     if not beyond:
         return
     again = {where: (err, bound) for where, err, bound in _beyond(model.validate(**options))}
-    twice = [(where, err, again[where][0], bound) for where, err, bound in beyond if where in again]
-    assert not twice, "beyond the bound in two runs: " + "; ".join(
+    # a missing or extra cost term misses on the same side every time; a step that lands beyond its
+    # bound once below and once above its prediction is the machine's noise, not the model's error
+    twice = [(where, err, again[where][0], bound) for where, err, bound in beyond
+             if where in again and (err > 0) == (again[where][0] > 0)]
+    assert not twice, "beyond the bound on the same side in two runs: " + "; ".join(
         f"{dict(where)}: {e1:+.1%} then {e2:+.1%} (bound {b:.0%})" for where, e1, e2, b in twice)
 
 
