@@ -103,3 +103,16 @@ def pytest_collection_modifyitems(config, items):
         rel = path.relative_to(REPO).as_posix() if path.is_relative_to(REPO) else ""
         return -SLOW_FIRST.get(rel, 0)
     items.sort(key=weight)        # stable: files of equal weight keep their collection order
+
+
+def dbsm_dpk_statement(G, x, X, m: int, rng):
+    """A fresh DB-SM DPK statement and its distributed proof by m provers (the tamper tests' transcript):
+    PK{(v, r, b): gamma = g1^v h1^r, e(s~, X f2^v) = e(g1, f2)^b}; returns (gamma, sig_tilde, proof)."""
+    from costbook.schemes.mixnet import bbsig, dbsm, sigma
+    v, r, b = (G.random_scalar(rng) for _ in range(3))
+    gamma = G.op(G.exp1(G.g1, v), G.exp1(G.h1, r))
+    sig_tilde = G.exp1(bbsig.sign(G, x, v), b)
+    shares = [dbsm.additive_shares(G, w, m, rng) for w in (v, r, b)]
+    proof = sigma.prove_distributed(G, dbsm.BBRelation(X, gamma, sig_tilde),
+                                    [tuple(s[k] for s in shares) for k in range(m)], rng)
+    return gamma, sig_tilde, proof

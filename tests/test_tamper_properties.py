@@ -446,18 +446,14 @@ def build_share():
 
 
 def build_dpk():
+    from conftest import dbsm_dpk_statement
     G = mixnet()
     rng = random.Random(312)
     x, X = bbsig.keygen(G, rng)
     m = 2
 
     def transcript():
-        v, r, b = (G.random_scalar(rng) for _ in range(3))
-        gamma = G.op(G.exp1(G.g1, v), G.exp1(G.h1, r))
-        sig_tilde = G.exp1(bbsig.sign(G, x, v), b)
-        shares = [dbsm.additive_shares(G, w, m, rng) for w in (v, r, b)]
-        pf = sigma.prove_distributed(G, dbsm.BBRelation(X, gamma, sig_tilde),
-                                     [tuple(s[k] for s in shares) for k in range(m)], rng)
+        gamma, sig_tilde, pf = dbsm_dpk_statement(G, x, X, m, rng)
         return {"X": X, "gamma": gamma, "sig_tilde": sig_tilde, "proof.c": pf.c, "proof.z": pf.z, "provers": m}
     kinds = {"X": ("point", G, "g2"), "gamma": ("point", G, "g1"), "sig_tilde": ("point", G, "g1"),
              "proof.c": ("scalar", G.q), "proof.z": ("z", G.q, 3), "provers": ("index", 1 << 20)}

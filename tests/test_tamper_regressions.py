@@ -95,12 +95,8 @@ def dpk(m: int = 2):
     G = groups("bn254")
     rng = random.Random(193)
     x, X = bbsig.keygen(G, rng)
-    v, r, b = (G.random_scalar(rng) for _ in range(3))
-    gamma = G.op(G.exp1(G.g1, v), G.exp1(G.h1, r))
-    sig_tilde = G.exp1(bbsig.sign(G, x, v), b)
-    shares = [dbsm.additive_shares(G, w, m, rng) for w in (v, r, b)]
-    proof = sigma.prove_distributed(G, dbsm.BBRelation(X, gamma, sig_tilde),
-                                    [tuple(s[k] for s in shares) for k in range(m)], rng)
+    from conftest import dbsm_dpk_statement
+    gamma, sig_tilde, proof = dbsm_dpk_statement(G, x, X, m, rng)
     args = (G, X, gamma, sig_tilde)
     assert verify_dpk(args, proof, m)
     return args, proof
