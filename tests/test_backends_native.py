@@ -23,7 +23,7 @@ def test_mclbn256_is_nogamis_bn254_and_bilinear():
 
 def test_mcl_bn254_benchmarks_run():
     benches = mcl_bn254.benchmarks()
-    assert {b.key for b in benches} == {"bn254/g1_mul", "bn254/g1_mul/80", "bn254/g1_mul/180",
+    assert {b.key for b in benches} == {"bn254/g1_mul", "bn254/g1_add", "bn254/g1_mul/80", "bn254/g1_mul/180",
                                         "bn254/g2_mul", "bn254/gt_exp", "bn254/pairing"}
     for b in benches:
         b.prepare()()

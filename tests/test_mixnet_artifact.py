@@ -22,9 +22,11 @@ def test_every_step_names_a_report_line_and_valid_keys():
 
 
 def test_symbols_map_to_keys_and_unknown_symbols_are_refused():
-    c = A.symbol_counts(E1v80=2, X2_4099=1, PaiEnc=1, ETf=3)
-    assert c == Counts({"bn254/g1_mul/80": 2, "modexp/4099/4099": 1, f"modmul/{A.N2_BITS}": A.TABLE_PRODUCTS,
-                        "bn254/gt_exp_fixed": 3})
+    c = A.symbol_counts(E1v80=2, X2_4099=1, PaiEnc=1, ETf=3, L2=5, M1=5, A1=4)
+    assert c == Counts({"bn254/g1_mul/80": 2, "modexp/4099/4099": 1, "modexp_fixed/4099/1025/13": 1,
+                        f"modmul/{A.N2_BITS}": A.ENC_PRODUCTS, "bn254/gt_exp_fixed": 3,
+                        "intdiv/4099/2050": 5, "modmul/2050": 5, "bn254/g1_add": 4})
+    assert A.TABLE_STEPS == 79                     # 1025-bit r in 13-bit blocks
     with pytest.raises(ValueError, match="unknown operation symbol 'E3'"):
         A.symbol_counts(E3=1)
 
@@ -105,6 +107,21 @@ def test_calibrated_prices_are_positive_and_physically_ordered(cal):
     assert p["ETf"] < p["ETv"] and p["E2f"] < p["E2v"]
     assert 2 < p["mu_N2"] / p["mu_N"] < 5                   # doubling the modulus: 2^1.6 .. 2^2 per bit
     assert p["M2"] < p["mu_N2"] * 4099 / 100                # a product is far below an exponentiation
+    # a table step is a product plus its entry fetched from a table of hundreds of megabytes
+    assert 1.0 < p["T2"] / p["M2"] < 1.5
+    assert p["A1"] < p["E1v"] / 100                         # a G1 product against a G1 exponentiation
+
+
+def test_every_product_line_is_fitted_and_predicted_out_of_sample_within_10_percent(cal):
+    """The report's lines made only of products (combining shares, homomorphic addition and blinding):
+    each one's leave-one-out prediction, from the other lines' prices, within 10% of it, except
+    DB-SM's blinding product, which alone prices a G1 product without a product mod N^2 beside it."""
+    lines = {s.key(): (pub, loo) for s, pub, _, _, loo in cal.rows
+             if s.slug in ("decrypt_combine", "r_component", "blind_product")}
+    assert len(lines) == 5
+    for key, (pub, loo) in lines.items():
+        bound = 0.20 if "dbsm/blind_product" in key else 0.10
+        assert abs(loo / pub - 1) < bound, (key, pub, loo)
 
 
 def test_the_fit_explains_every_fitted_report_line(cal):

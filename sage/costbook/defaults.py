@@ -10,6 +10,8 @@ from __future__ import annotations
 NATIVE = {
     "modexp": ("gmp",),             # GMP through gmpy2
     "modmul": ("gmp",),
+    "modexp_fixed": ("gmp",),
+    "intdiv": ("gmp",),
     "ristretto255": ("libsodium",),
     "bls12_381": ("arkworks",),
     "bn254": ("mcl",),              # the only native BN254 binding measured

@@ -101,6 +101,14 @@ FAMILIES: list[Family] = [
     Family(rf"modmul/{_N.format('mod')}",
            "one product a*b mod N of two residues modulo an odd {mod}-bit modulus N", "modular arithmetic",
            grows=("mod",)),
+    Family(rf"modexp_fixed/{_N.format('mod')}/{_N.format('exp')}/{_N.format('block')}",
+           "b^e mod N for a fixed base b, an odd {mod}-bit modulus N and an exponent of {exp} bits, from "
+           "tables precomputed for b: one product mod N per {block}-bit block of the exponent with that "
+           "block's entry (2^{block} entries per block, all of them kept in memory)", "modular arithmetic",
+           grows=("mod", "exp")),
+    Family(rf"intdiv/{_N.format('num')}/{_N.format('den')}",
+           "floor division of a {num}-bit integer by a {den}-bit one (Paillier's L(u) = (u - 1) / N)",
+           "modular arithmetic", grows=("num",)),
     Family(rf"rsa/{_N.format('bits')}/sign",
            "one RSA private-key operation with a {bits}-bit modulus, CRT included (openssl speed)",
            "modular arithmetic", grows=("bits",)),

@@ -67,6 +67,8 @@ class SizedBenchmarks:
 SIZED = (
     SizedBenchmarks(r"modexp/", "costbook.backends.modexp"),
     SizedBenchmarks(r"modmul/", "costbook.backends.modexp", "modmul_benchmark"),
+    SizedBenchmarks(r"modexp_fixed/", "costbook.backends.modexp", "modexp_fixed_benchmark"),
+    SizedBenchmarks(r"intdiv/", "costbook.backends.modexp", "intdiv_benchmark"),
     # the traceable mixnets' light and short operations on the pairing curves, Sage only (mcl's short
     # scalars are fixed-size benchmarks; BLS12-381 additions stay with the vector commitments' module)
     SizedBenchmarks(r"(bn254/g[12]_add$|(bls12_381|bn254)/(g[12t]_to_bytes$|(g1_mul|gt_exp)/[0-9]+$))",

@@ -32,6 +32,13 @@ def _g1():
     return lambda: P.mul(a)
 
 
+def _g1_add():
+    """P + P2 (the group law; homomorphic ElGamal multiplies ciphertexts with it)."""
+    m, a, P, Q = _operands()
+    P2 = m.G1().hash(b"costbook P2")
+    return lambda: P.add(P2)
+
+
 def _g1_short(bits: int):
     """A variable-base multiplication by a scalar of exactly `bits` bits (mcl's GLV splits a
     full scalar into two halves of about 127 bits, so an 80-bit scalar saves less than 80/254)."""
@@ -65,6 +72,7 @@ NOTE = "mcl's BN254 of Nogami et al. (b = 2), not alt_bn128"
 def benchmarks() -> list:
     _lib()
     return [Benchmark("bn254/g1_mul", "mcl", _g1, note=NOTE),
+            Benchmark("bn254/g1_add", "mcl", _g1_add, note=NOTE),
             *(Benchmark(f"bn254/g1_mul/{b}", "mcl", lambda b=b: _g1_short(b), note=NOTE) for b in SHORT_SCALAR_BITS),
             Benchmark("bn254/g2_mul", "mcl", _g2, note=NOTE),
             Benchmark("bn254/gt_exp", "mcl", _gt, note=NOTE),

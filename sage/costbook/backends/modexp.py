@@ -91,8 +91,73 @@ def modmul_benchmark(key: str, backend: str = "gmp") -> Benchmark:
     return Benchmark(key, backend, make)
 
 
-#: moduli of the products measured by default: N^2 of the traceable mixnets' threshold Paillier
-MODMUL_BITS = (4099,)
+def modexp_fixed_benchmark(key: str, backend: str = "gmp") -> Benchmark:
+    """A fixed-base exponentiation from precomputed tables (``modexp_fixed/<M>/<E>/<w>``), gmpy2 only.
+
+    The tables hold b^(d 2^(w i)) mod N for every w-bit digit d of every block i of an E-bit exponent,
+    so a call is one product per block; each call takes a fresh exponent from a pool, so the entries
+    it reads are scattered over the whole table (at M = 4099, E = 1025, w = 13: 79 blocks of 8192
+    entries, about 350 MB), as a run of many encryptions reads them.  Building the tables takes
+    seconds (one product per entry); it is done once, when the benchmark is prepared."""
+    if backend != "gmp":
+        raise LookupError(f"modexp_fixed is measured in backend 'gmp' only, not {backend!r}")
+    s = sizes(key)
+    mod_bits, exp_bits, w = s["mod"], s["exp"], s["block"]
+    if not 1 <= w <= 16:
+        raise LookupError(f"{key}: blocks of 1 to 16 bits only (2^w entries per block are kept in memory)")
+    b, _, n = operands(mod_bits, mod_bits)
+    rng = random.Random(f"{key}/exponents")
+    exponents = [rng.getrandbits(exp_bits) | (1 << (exp_bits - 1)) for _ in range(64)]
+
+    def make():
+        import gmpy2
+        m, mask, blocks = gmpy2.mpz(n), (1 << w) - 1, -(-exp_bits // w)
+        tables, base = [], gmpy2.mpz(b)
+        for _ in range(blocks):
+            row = [gmpy2.mpz(1)]
+            for _ in range((1 << w) - 1):
+                row.append(row[-1] * base % m)
+            tables.append(row)
+            base = row[-1] * base % m          # b^(2^(w (i+1))) for the next block
+        pool = [gmpy2.mpz(e) for e in exponents]
+        state = {"i": 0}
+
+        def call():
+            e = pool[state["i"]]
+            state["i"] = (state["i"] + 1) % len(pool)
+            acc = gmpy2.mpz(1)
+            for row in tables:
+                acc = acc * row[e & mask] % m
+                e >>= w
+            return acc
+        return call
+    return Benchmark(key, backend, make)
+
+
+def intdiv_benchmark(key: str, backend: str = "gmp") -> Benchmark:
+    """Floor division of a <num>-bit integer by a <den>-bit one (``intdiv/<num>/<den>``), gmpy2 only:
+    Paillier's L(u) = (u - 1) // N on a residue u mod N^2."""
+    if backend != "gmp":
+        raise LookupError(f"intdiv is measured in backend 'gmp' only, not {backend!r}")
+    s = sizes(key)
+    rng = random.Random(f"{key}/operands")
+    den = rng.getrandbits(s["den"]) | (1 << (s["den"] - 1)) | 1
+    num = rng.getrandbits(s["num"]) | (1 << (s["num"] - 1))
+
+    def make():
+        import gmpy2
+        u, d = gmpy2.mpz(num), gmpy2.mpz(den)
+        return lambda: (u - 1) // d
+    return Benchmark(key, backend, make)
+
+
+#: moduli of the products measured by default: N^2 and N of the traceable mixnets' threshold Paillier
+MODMUL_BITS = (4099, 2050)
+
+#: the traceable mixnets' other Paillier operations: encryption's (h^N)^r from 13-bit tables (r of
+#: 1025 bits), and the L function of decryption (a residue mod N^2 divided by N)
+TABLE_SIZES = ((4099, 1025, 13),)
+INTDIV_SIZES = ((4099, 2050),)
 
 #: (modulus, exponent) bits that a scheme uses as such, measured in gmp so that its prices are not
 #: derived: the traceable mixnets' Paillier moduli N^2 (4099 bits), N (2050) and N' (2038, whose
@@ -105,4 +170,6 @@ def benchmarks() -> list:
     return ([benchmark(modexp_key(mbits, ebits), name)
              for mbits in MODULUS_BITS for ebits in exponent_bits_for(mbits) for name in BACKENDS]
             + [benchmark(modexp_key(mbits, ebits), "gmp") for mbits, ebits in SCHEME_SIZES]
-            + [modmul_benchmark(f"modmul/{m}") for m in MODMUL_BITS])
+            + [modmul_benchmark(f"modmul/{m}") for m in MODMUL_BITS]
+            + [modexp_fixed_benchmark(f"modexp_fixed/{m}/{e}/{w}") for m, e, w in TABLE_SIZES]
+            + [intdiv_benchmark(f"intdiv/{a}/{b}") for a, b in INTDIV_SIZES])

@@ -71,11 +71,12 @@ def _mcl(curve: str):
     import pymcl
     k = pymcl.Fr(str(_scalar(curve, R_BLS)))
     P, Q = pymcl.g1 * k, pymcl.g2 * k
+    P2 = pymcl.g1 * pymcl.Fr(str(_scalar(curve, R_BLS) + 1))
     e = pymcl.pairing(P, Q)
     short = {b: pymcl.Fr(str((1 << (b - 1)) | 0x5DEECE66D)) for b in SHORT_SCALAR_BITS}
     return {"g1_mul": lambda: P * k, "g2_mul": lambda: Q * k,
             "gt_exp": lambda: e ** k, "pairing": lambda: pymcl.pairing(P, Q),
-            **{f"g1_mul/{b}": (lambda s=s: P * s) for b, s in short.items()}}
+            "g1_add": lambda: P + P2, **{f"g1_mul/{b}": (lambda s=s: P * s) for b, s in short.items()}}
 
 
 ALL_OPS = ("g1_mul", "g2_mul", "gt_exp", "pairing")
@@ -84,7 +85,7 @@ SHORT_SCALAR_BITS = (80, 180)     # short exponents of the traceable mixnets (ba
 SETUPS = {"sage": (_sage, ("bls12_381", "bn254"), ALL_OPS),
           "py_ecc": (_py_ecc, ("bls12_381", "bn254"), ALL_OPS),
           "arkworks": (_arkworks, ("bls12_381",), ("g1_mul", "g2_mul", "pairing")),
-          "mcl": (_mcl, ("bls12_381",), ALL_OPS + tuple(f"g1_mul/{b}" for b in SHORT_SCALAR_BITS))}
+          "mcl": (_mcl, ("bls12_381",), ALL_OPS + ("g1_add",) + tuple(f"g1_mul/{b}" for b in SHORT_SCALAR_BITS))}
 
 
 POOL = 16      # distinct inputs a sized benchmark cycles through

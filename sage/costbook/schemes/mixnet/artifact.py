@@ -15,13 +15,22 @@ code (research notes §4.1-4.4, re-checked against the repository), in the book'
 ``modexp/4099/<b>``     $X_2[b]$: exponentiation mod $N^2$ of threshold Paillier ($|N| = 2050$)
 ``modexp/2050/<b>``     $X_1[b]$: mod $N$ (Fujisaki–Okamoto commitments of the Paillier shuffle)
 ``modexp/2038/<b>``     single-key Paillier: CRT decryption mod $P^2$, $Q^2$ (modulus $N'$ of 2038 bits)
-``modmul/4099``         one product mod $N^2$: an encryption $(h^N)^r$ is 81 of them (13-bit table)
+``modexp_fixed/4099/1025/13`` $(h^N)^r$ of an encryption: a 1025-bit $r$ in 13-bit blocks, one product
+                        mod $N^2$ per block with its entry of a precomputed table (79 blocks of 8192 entries)
+``modmul/4099``         $M_2$: one product mod $N^2$ (homomorphic addition, combining shares)
+``modmul/2050``, ``intdiv/4099/2050``  a product mod $N$ and Paillier's $L(u) = (u-1)/N$ (combining shares)
+``bn254/g1_add``        $A_1$: one product of two $\mathbb{G}_1$ elements (Charm; homomorphic ElGamal)
 ``bytes/copy``          one byte copied while the Paillier shuffle proof builds its hash input
 ======================  ==========================================================================
 
-Hashes and products of group elements are left out (the notes measure them as negligible); the
-few report lines made only of products (combining shares, homomorphic blinding) are priced by
-their ``modmul`` count where there is one and otherwise are not part of the fit.  One hash is not
+Hashes are left out (the notes measure them as negligible).  The report lines made only of products
+(combining decryption shares, homomorphic addition and blinding) are fitted like the others, with two
+prices of their own: $M_2$, a product mod $N^2$, and $A_1$, a product in $\mathbb{G}_1$.  A step of a
+table exponentiation is a product too, but not the same price: its table entry comes from a table of
+hundreds of megabytes, and on the reference machine a step costs about a quarter more than a bare
+product; so encryptions have their own price $T_2$ per table step.  The two small parts of combining
+Paillier shares, Paillier's $L$ and a product mod $N$, are priced as fractions of $M_2$: their ratios
+to a product mod $N^2$ measured on the reference machine (``reference_ratios``).  One hash is not
 negligible: the Paillier shuffle proof's challenge hashes both ciphertext lists, and the artifact
 turns each list into bytes by repeated concatenation (``res += piece``), which copies the whole
 string built so far at every step: $s\,n(n+1)/2$ bytes per list of $n$ ciphertexts of $s$ bytes
@@ -30,7 +39,7 @@ The prover and every verifier of the proof do it once.  Its price per byte is a 
 parameter like the others, shared by the four report lines that contain Paillier shuffles.
 
 **Calibration.**  Nobody published the Xeon's primitive prices, so ``calibrate`` infers them from
-the report: it solves for the eleven prices below by non-negative least squares on the relative
+the report: it solves for the thirteen prices below by non-negative least squares on the relative
 errors of all step lines (each line = its counts · prices), assuming what the arithmetic says:
 a variable-base exponentiation costs in proportion to its exponent length (so $E_{1v}[80] =
 \tfrac{80}{254}E_{1v}$ and $X_2[b] = b\,\mu_{N^2}$).  With about 30 lines and eleven unknowns the
@@ -44,6 +53,7 @@ drops towards 0 when that line is left out: its interval then says how little th
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -58,7 +68,11 @@ from .seed import (M_SEED, N_SEED, PUBLISHED, collab_zksnark_s, cpsnark_set_s, p
 N2_BITS = 4099          # |N^2| of the threshold Paillier modulus, |N| = 2050 (safe primes, hard-coded)
 N_BITS = 2050
 NS_BITS = 2038          # single-key Paillier modulus N' (decryption by CRT mod P^2 and Q^2)
-TABLE_PRODUCTS = 81     # (h^N)^r, 1025-bit r, from a table of 13-bit blocks: 79 products, and 2 more to finish
+R_BITS = 1025          # the randomness r of a threshold-Paillier encryption, ceil(kappa / 2) bits
+TABLE_BLOCK = 13        # the artifact's table exponentiation: 13-bit blocks of r, 79 of them
+TABLE_KEY = f"modexp_fixed/{N2_BITS}/{R_BITS}/{TABLE_BLOCK}"
+TABLE_STEPS = -(-R_BITS // TABLE_BLOCK)
+ENC_PRODUCTS = 2        # besides the table: (1 + MN) (h^N)^r, and the product re-encryption adds
 KAPPA = 80              # kappa_e = kappa_c: batching weights and challenges
 CIPHERTEXT_BYTES = 515  # gmpy2.to_binary of a residue mod N^2: 513 bytes of magnitude and a 2-byte header
 SCALAR_BITS = 254
@@ -82,11 +96,13 @@ def shuffle_hash_copies(n: int) -> int:
 
 def symbol_counts(curve: str = "bn254", **symbols) -> Counts:
     """Counts from the notes' symbols: E1v, E1v80, E1v180, E1f, E2v, E2f, ETv, ETf, P,
-    X2_<bits>, X1_<bits>, XS_<bits> (mod the single-key modulus), PaiEnc, M2 (a product mod N^2),
-    BC (bytes copied building a hash input)."""
+    X2_<bits>, X1_<bits>, XS_<bits> (mod the single-key modulus), PaiEnc (a threshold-Paillier
+    encryption: its table exponentiation and two products), M2 (a product mod N^2), M1 (mod N),
+    L2 (Paillier's L on a residue mod N^2), A1 (a product in G1), BC (bytes copied building a hash input)."""
     keys = {"E1v": f"{curve}/g1_mul", "E1f": f"{curve}/g1_mul_fixed", "E2v": f"{curve}/g2_mul",
             "E2f": f"{curve}/g2_mul_fixed", "ETv": f"{curve}/gt_exp", "ETf": f"{curve}/gt_exp_fixed",
-            "P": f"{curve}/pairing", "M2": f"modmul/{N2_BITS}", "BC": COPY_KEY}
+            "P": f"{curve}/pairing", "M2": f"modmul/{N2_BITS}", "M1": f"modmul/{N_BITS}",
+            "L2": f"intdiv/{N2_BITS}/{N_BITS}", "A1": f"{curve}/g1_add", "BC": COPY_KEY}
     out = Counts()
     for sym, k in symbols.items():
         if not k:
@@ -96,7 +112,8 @@ def symbol_counts(curve: str = "bn254", **symbols) -> Counts:
         elif sym.startswith("E1v"):
             out.add(f"{curve}/g1_mul/{int(sym[3:])}", k)
         elif sym == "PaiEnc":
-            out.add(f"modmul/{N2_BITS}", TABLE_PRODUCTS * k)
+            out.add(TABLE_KEY, k)
+            out.add(f"modmul/{N2_BITS}", ENC_PRODUCTS * k)
         elif sym[:3] in ("X2_", "X1_", "XS_"):
             mod = {"X2_": N2_BITS, "X1_": N_BITS, "XS_": NS_BITS}[sym[:3]]
             out.add(modexp_key(mod, int(sym[3:])), k)
@@ -112,7 +129,8 @@ class Step:
     slug: str            # the report line's key: step/mixnet/<section>/<slug>/<party>/n<n>_m<m>
     label: str           # the report's wording
     counts: Counts
-    fitted: bool = True  # False: products only, left out of the calibration
+    fitted: bool = True  # False: left out of the calibration
+    mixer: int = 0       # the mix-server whose report line this is
 
     def key(self, n: int = N_SEED, m: int = M_SEED) -> str:
         return f"step/mixnet/{self.section}/{self.slug}/{self.party}/n{n}_m{m}"
@@ -144,8 +162,8 @@ def steps(n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", security: str 
     o = m - 1                                  # the other mix-servers, whose proofs each one checks
     c = lambda **kw: symbol_counts(curve, **kw)
 
-    def S(section, party, slug, label, counts, fitted=True):
-        return Step(section, party, slug, label, counts, fitted)
+    def S(section, party, slug, label, counts, fitted=True, mixer=0):
+        return Step(section, party, slug, label, counts, fitted, mixer)
 
     # Proofs of shuffle (notes §4.1): Terelius-Wikstrom over ElGamal in G1, Wikstrom's over Paillier
     elg_p = dict(E1v80=n, E1v=4 * n, E1f=2 * n)
@@ -164,7 +182,8 @@ def steps(n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", security: str 
         S("mix", "mixer", "decrypt_shares", "threshold decryption (shares + batched proof)",
           c(X2_4099=n, X2_2130=1, **share_pf)),
         S("mix", "mixer", "decrypt_verify", "verifying others' decryption shares", c(**times(o, share_pf))),
-        S("mix", "mixer", "decrypt_combine", "combining decryption shares", c(M2=m * n), fitted=False),
+        # combining: the product of the m shares (the first against 1), then L and a product mod N
+        S("mix", "mixer", "decrypt_combine", "combining decryption shares", c(M2=o * n, L2=n, M1=n)),
         S("mix", "mixer", "share_decrypt", "decryption of individual message/randomness shares",
           c(XS_441=4 * n)),
         # -- DB-SM (notes §4.3) ------------------------------------------------------------------
@@ -178,6 +197,9 @@ def steps(n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", security: str 
           c(E1v=6 * n, E1f=2 * n)),
         S("dbsm", "mixer", "blind_verify", "verifying others' PoK of blinding factors",
           c(**times(o, dict(E1v=5 * n, E1f=n)))),
+        # mixer 1's line: mixer 0 multiplies the encryption of the identity (randomness 0), a shortcut
+        S("dbsm", "mixer", "blind_product", "generate encrypted blinded BB signatures (homomorphic; mix-server 1)",
+          c(A1=2 * n), mixer=1),
         S("dbsm", "mixer", "decrypt_shares", "obtain decryption shares", c(E1v=n + 1, E1v80=2 * (n - 1))),
         S("dbsm", "mixer", "decrypt_verify", "verifying others' decryption shares",
           c(**times(o, dict(E1v80=2 * (n - 1), E1v=2)))),
@@ -190,8 +212,7 @@ def steps(n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", security: str 
           c(E1f=2 * n, E1v=2 * n, PaiEnc=2 * n)),
         S("dbrsm", "mixer", "check_sigs", "checking verifier's signatures and encryptions",
           c(E1v80=2 * n, E1v=2 * n, E1f=2 * n, PaiEnc=2 * n, P=2, ETf=1)),
-        S("dbrsm", "mixer", "r_component", "homomorphically obtain the r component of BBS+ sig", c(M2=n),
-          fitted=False),
+        S("dbrsm", "mixer", "r_component", "homomorphically obtain the r component of BBS+ sig", c(M2=n)),
         S("dbrsm", "mixer", "reencrypt", "re-encrypting encrypted BBS+ sigs", c(E1f=n, E1v=n, PaiEnc=2 * n)),
         S("dbrsm", "mixer", "shuffle_prove", "creating proof of shuffle of encrypted BBS+ sigs",
           c(**plus(elg_p, times(2, pai_p)))),
@@ -201,11 +222,15 @@ def steps(n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", security: str 
           c(E1f=4 * n, E1v=2 * n, PaiEnc=2 * n, X2_2170=2 * n)),
         S("dbrsm", "mixer", "blind_verify", "verifying others' PoKs of blinding factors",
           c(**times(o, dict(E1v=3 * n, E1f=2 * n, X2_80=2 * n, X2_2170=2 * n)))),
+        S("dbrsm", "mixer", "blind_product", "generate encrypted blinded BBS+ signatures (homomorphic)",
+          c(A1=2 * n, M2=2 * n)),
         S("dbrsm", "mixer", "decrypt_shares", "obtain decryption shares",
           c(E1v=n + 1, E1v80=2 * (n - 1), X2_4099=2 * n, X2_2130=2, X2_80=2 * (n - 1), X2_82=2 * (n - 1))),
         S("dbrsm", "mixer", "decrypt_verify", "verifying others' decryption shares",
           c(**times(o, dict(E1v80=2 * (n - 1), E1v=2, X2_80=2 * (n - 1), X2_82=2 * (n - 1))))),
-        S("dbrsm", "mixer", "decrypt_combine", "combining decryption shares", c(M2=2 * m * n), fitted=False),
+        # two Paillier combinations (c and r) and one ElGamal: m products of shares and a division each
+        S("dbrsm", "mixer", "decrypt_combine", "combining decryption shares",
+          c(M2=2 * o * n, L2=2 * n, M1=2 * n, A1=m * n)),
         S("dbrsm", "mixer", "z1_shares", "shares of z1 + PoK of openings", c(ETf=4 * n)),
         S("dbrsm", "mixer", "z1_verify", "verifying others' PoK of z1 shares",
           c(**times(o, dict(ETv=n, ETf=2 * n)))),
@@ -229,7 +254,21 @@ def totals(step_list: list) -> dict:
 # Calibration: the Xeon's prices, inferred from the report
 
 #: the unknown prices: how each key's price is built from them (seconds = coefficient x parameter)
-PARAMETERS = ("E1v", "E1f", "E2v", "E2f", "ETv", "ETf", "P", "mu_N2", "mu_N", "M2", "copy")
+PARAMETERS = ("E1v", "E1f", "E2v", "E2f", "ETv", "ETf", "P", "mu_N2", "mu_N", "T2", "M2", "A1", "copy")
+
+#: keys priced as a fraction of M2 (a product mod N^2): their ratio to it on the reference machine
+RATIO_OF_M2 = (f"modmul/{N_BITS}", f"intdiv/{N2_BITS}/{N_BITS}")
+
+
+@functools.lru_cache(maxsize=1)
+def reference_ratios() -> dict:
+    """{key: its price / the price of a product mod N^2} on the committed reference machine (GMP),
+    for the keys of RATIO_OF_M2: the small parts of combining Paillier shares, which no report line
+    separates from the products around them."""
+    from ...measurements import load, reference_path
+    ref = load(reference_path())
+    base = ref.seconds("gmp", f"modmul/{N2_BITS}")
+    return {k: ref.seconds("gmp", k) / base for k in RATIO_OF_M2}
 
 
 def key_basis(key: str) -> tuple:
@@ -239,9 +278,15 @@ def key_basis(key: str) -> tuple:
     s = sizes(key)
     if key.startswith("modexp/"):
         return ("mu_N2" if s["mod"] == N2_BITS else "mu_N"), s["exp"]          # per exponent bit
-    if key.startswith("modmul/"):
+    if key == TABLE_KEY:
+        return "T2", TABLE_STEPS                                                # per table step
+    if key == f"modmul/{N2_BITS}":
         return "M2", 1
+    if key in RATIO_OF_M2:
+        return "M2", reference_ratios()[key]
     op = key.split("/", 1)[1]
+    if op == "g1_add":
+        return "A1", 1
     if op.startswith("g1_mul/"):
         return "E1v", s["bits"] / SCALAR_BITS
     return {"g1_mul": "E1v", "g1_mul_fixed": "E1f", "g2_mul": "E2v", "g2_mul_fixed": "E2f",

@@ -495,7 +495,7 @@ def ledger_rows() -> list:
                          loo, pred, L.loo_note("refit without this line", printed, loo, cal.pivots[s.key()]), doc)
         else:
             rows.append(L.row("mixnet", REPORT_KEY, line, what, L.entry_printed(e), pred, "predicted",
-                              "products only: not in the fit", L.entry_figure(ours, A.BACKEND, s.key()), doc,
+                              "left out of the fit", L.entry_figure(ours, A.BACKEND, s.key()), doc,
                               REPORT_FIGURES))
     for key, pub, line, loo, fitted in A.report_subtotals(cal):
         rows += pair(L.entry_figure(ours, A.BACKEND, key), REPORT_KEY, line,
