@@ -14,8 +14,9 @@ renderer has no OJS runtime: it replaces each such block by ``<div class="costbo
 data-live="veccom">``, embeds the schemes' data in the page as ``<script type="application/json">``
 (a page opened from file:// may not fetch() a file) and loads the same two scripts, pricing.js and
 live.js, as classic scripts from ``_static/live/`` (Chromium refuses ES module imports from
-file://).  The data is exported afresh for the machines the book knows (``costbook.live``), this
-machine's measurement included, and kept in build/cache/live/ under the digest of its inputs.
+file://).  The data is the committed export, or, when the book was made with this machine's
+measurement, exported afresh with that machine too (``costbook.live``) and kept in build/cache/live/
+under the digest of its inputs.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from . import cache
 
 ASSETS = Path(__file__).resolve().parent / "assets" / "live"
 SCRIPTS = ("pricing.js", "live.js")
+COMMITTED = "chapters/live"          # the exports Quarto's OJS cells attach (FileAttachment("live/..."))
 OJS_BLOCK = re.compile(r"^```\{ojs\}[^\n]*\n(.*?)^```[ \t]*$\n?", re.S | re.M)
 ATTACHMENT = re.compile(r"""FileAttachment\(\s*["']live/([a-z0-9_]+)\.json["']\s*\)""")
 
@@ -59,10 +61,16 @@ def prepare(notebook) -> list:
 
 
 def exports(root: Path, names, measured: Path | None) -> dict:
-    """{scheme: the JSON text of its live data}, from build/cache/live when nothing it depends on
-    changed (the costbook package, the committed measurements, this machine's file)."""
+    """{scheme: the JSON text of its live data}.  Without this machine's file it is the committed
+    export beside the chapters (chapters/live/<scheme>.json, the copy Quarto attaches, which
+    tests/test_live_pricing.py holds to the CLI); with one, exported afresh with that machine added
+    and kept in build/cache/live/ while nothing it depends on changed (the costbook package, the
+    committed measurements, this machine's file)."""
     if not names:
         return {}
+    committed = Path(root) / COMMITTED
+    if measured is None and all((committed / f"{n}.json").is_file() for n in names):
+        return {n: (committed / f"{n}.json").read_text(encoding="utf-8") for n in names}
     h = hashlib.sha256(cache.shared_digest(root).encode())
     if measured is not None:
         h.update(measured.read_bytes())
