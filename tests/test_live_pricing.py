@@ -229,3 +229,20 @@ def test_this_machine_is_offered_when_the_book_measured_one(tmp_path):
     steps, _ = cli_steps(name, str(path), defaults, defaults)
     calls = mine["points"][str(data["points"].index(defaults))]
     assert [c[0] for c in calls] == [s["label"] for s in steps]
+
+
+def test_the_offline_book_exports_with_this_machine_once(tmp_path):
+    """The offline renderer's data: the committed export without a measured file; with one, an export
+    that offers it, made once and reused from the cache while its inputs stay the same."""
+    from costbook.book import live_page
+    name = min(schemes.REGISTRY, key=lambda n: (ROOT / "chapters" / "live" / f"{n}.json").stat().st_size)
+    assert live_page.exports(ROOT, [name], None)[name] == (ROOT / "chapters" / "live" / f"{name}.json").read_text()
+    measured = tmp_path / "this-machine.json"
+    measured.write_text(json.dumps(reader_machine()))
+    book = tmp_path / "book"
+    book.mkdir()
+    first = live_page.exports(book, [name], measured)[name]
+    assert "this-machine" in [m["id"] for m in json.loads(first)["machines"]]
+    cached = next((book / "build" / "cache" / "live").rglob(f"{name}.json"))
+    stamp = cached.stat().st_mtime_ns
+    assert live_page.exports(book, [name], measured)[name] == first and cached.stat().st_mtime_ns == stamp

@@ -30,6 +30,7 @@ from . import cache
 
 ASSETS = Path(__file__).resolve().parent / "assets" / "live"
 SCRIPTS = ("pricing.js", "live.js")
+KEEP = 4                             # exports kept in build/cache/live (other measurement files, code)
 COMMITTED = "chapters/live"          # the exports Quarto's OJS cells attach (FileAttachment("live/..."))
 OJS_BLOCK = re.compile(r"^```\{ojs\}[^\n]*\n(.*?)^```[ \t]*$\n?", re.S | re.M)
 ATTACHMENT = re.compile(r"""FileAttachment\(\s*["']live/([a-z0-9_]+)\.json["']\s*\)""")
@@ -81,7 +82,16 @@ def exports(root: Path, names, measured: Path | None) -> dict:
         if not path.is_file():
             live.write(folder, [name], [measured] if measured is not None else ())
         out[name] = path.read_text(encoding="utf-8")
+    folder.touch()
+    _prune(folder.parent, keep=KEEP)
     return out
+
+
+def _prune(top: Path, keep: int) -> None:
+    """The `keep` exports used last stay in build/cache/live; older ones (other inputs) go."""
+    folders = sorted((p for p in top.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in folders[keep:]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def copy_scripts(static: Path) -> None:
