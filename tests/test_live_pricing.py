@@ -246,3 +246,20 @@ def test_the_offline_book_exports_with_this_machine_once(tmp_path):
     cached = next((book / "build" / "cache" / "live").rglob(f"{name}.json"))
     stamp = cached.stat().st_mtime_ns
     assert live_page.exports(book, [name], measured)[name] == first and cached.stat().st_mtime_ns == stamp
+
+
+@pytest.mark.parametrize("grid, phrase", [({"no_such_option": (1,)}, "no option 'no_such_option'"),
+                                          ("outside", "outside"), ("no default", "must hold the default")])
+def test_a_grid_the_cli_would_refuse_is_refused(grid, phrase):
+    """LIVE_GRID offers only what the CLI takes: an unknown option, a value outside its bounds or a
+    grid without the default stops the export naming the scheme and the option."""
+    import types
+    name = next(iter(schemes.REGISTRY))
+    model = schemes.get(name)
+    opt, (default, allowed) = next((o, spec) for o, spec in model.OPTIONS.items() if isinstance(spec[1], schemes.Bounds))
+    if grid == "outside":
+        grid = {opt: (default, allowed.high + 1)}
+    elif grid == "no default":
+        grid = {opt: tuple(v for v in (allowed.low, allowed.high) if v != default)}
+    with pytest.raises(schemes.SchemeError, match=phrase):
+        live.grid(model, types.SimpleNamespace(LIVE_GRID=grid))

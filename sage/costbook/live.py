@@ -40,6 +40,10 @@ def grid(model, manifest) -> dict:
     choice of a choice option and the default alone of a numeric one.  Every value is checked
     against the option's bounds, so the page offers nothing the CLI refuses."""
     chosen = getattr(manifest, "LIVE_GRID", {})
+    scheme = model.__name__.split(".")[2]
+    unknown = sorted(set(chosen) - set(model.OPTIONS))
+    if unknown:
+        raise schemes.SchemeError(f"scheme {scheme!r}, LIVE_GRID: no option {', '.join(map(repr, unknown))}")
     out = {}
     for name, (default, allowed) in model.OPTIONS.items():
         if name in chosen:
@@ -50,8 +54,8 @@ def grid(model, manifest) -> dict:
             values = [default]
         bad = [v for v in values if v not in allowed]
         if bad or default not in values:
-            raise schemes.SchemeError(f"scheme {model.__name__.split('.')[2]!r}, LIVE_GRID {name!r}: "
-                                      f"{'values ' + repr(bad) + ' outside ' + str(allowed) if bad else 'must hold the default ' + repr(default)}")
+            problem = f"values {bad!r} outside {allowed}" if bad else f"must hold the default {default!r}"
+            raise schemes.SchemeError(f"scheme {scheme!r}, LIVE_GRID {name!r}: {problem}")
         out[name] = values
     return out
 

@@ -11,6 +11,7 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
+  const FORMAT = "costbook-live/1";       // costbook/live.py's FORMAT
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -37,6 +38,11 @@
 
   function mount(container, datasets, P) {
     datasets = Array.isArray(datasets) ? datasets : [datasets];
+    const stale = datasets.find((d) => d.format !== FORMAT);
+    if (stale) {
+      container.textContent = `The live estimate's data is in the format ${stale.format}; this page reads ${FORMAT}.`;
+      return container;
+    }
     const uid = "live" + Math.random().toString(36).slice(2, 8);
     const state = { scheme: 0, machine: datasets[0].template, own: null, ownFile: "", values: {}, x: null };
     container.classList.add("costbook-live");
