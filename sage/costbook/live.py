@@ -161,6 +161,14 @@ def _probe(mset):
     return probe, origin
 
 
+class _Views(list):
+    """The views of the export, each once (``index``: its JSON text -> its position)."""
+
+    def __init__(self):
+        super().__init__()
+        self.index = {}
+
+
 def _reader_recipes(model, mset, point: dict, calls: list, views: list) -> list:
     """How the page prices each step of `calls` (recorded with the template file `mset`) with a
     reader's file instead: "file" (the scheme priced with the file itself), {"view": i} (with a set
@@ -184,8 +192,11 @@ def _reader_recipes(model, mset, point: dict, calls: list, views: list) -> list:
         view = {b: {k: origin.get(float(e["median"] * measurements.UNITS[e["unit"]]))
                     for k, e in entries.items()} for b, entries in p.measurements.results.items()}
         if all(o is not None for entries in view.values() for o in entries.values()):
-            recipes[i] = {"view": len(views)}
-            views.append(view)
+            text = json.dumps(view)             # one copy of a view many steps and points share
+            if text not in views.index:
+                views.index[text] = len(views)
+                views.append(view)
+            recipes[i] = {"view": views.index[text]}
     return recipes
 
 
@@ -197,7 +208,7 @@ def export(name: str, extra=()) -> dict:
     applies = getattr(model, "OPTION_APPLIES", {})
     names = list(offered)
     points = [dict(zip(names, values)) for values in itertools.product(*offered.values())]
-    tables, views = _Tables(), []
+    tables, views = _Tables(), _Views()
     machines = []
     for ident, words, mset in known_machines(model, extra):
         priced = {}
@@ -221,7 +232,7 @@ def export(name: str, extra=()) -> dict:
                      "offered": offered[o]} for o in names],
         "applies": applies, "points": points,
         "machines": machines, "template": "reference",
-        "counts": tables.counts, "orders": tables.orders, "sources": tables.sources, "views": views,
+        "counts": tables.counts, "orders": tables.orders, "sources": tables.sources, "views": list(views),
         "schema": schema_rules(),
     }
 
