@@ -103,6 +103,10 @@ MALFORMED += [
 ]
 
 
+# a repeated key, which JSON.parse would keep silently (the last one wins)
+MALFORMED.append(("duplicate-key", lambda d: json.dumps(d).replace('"median": ', '"median": 1.0, "median": ', 1)))
+
+
 def malformed_cases(tmp: Path) -> list:
     """Each malformed file's text and the message `costbook check` prints for it (without its
     'costbook: error: ' prefix), from the same file."""
@@ -110,7 +114,8 @@ def malformed_cases(tmp: Path) -> list:
     out = []
     for name, make in MALFORMED:
         path = tmp / f"{name}.json"
-        path.write_text(json.dumps(make(good)))
+        made = make(good)
+        path.write_text(made if isinstance(made, str) else json.dumps(made))
         err = io.StringIO()
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
             rc = cli.main(["check", str(path)])

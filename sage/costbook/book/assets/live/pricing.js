@@ -195,6 +195,36 @@
     }
   }
 
+  /**
+   * The first key an object of valid JSON text repeats, in the order Python's json meets it: each
+   * object's keys are checked when the object closes (object_pairs_hook), the innermost first.
+   */
+  function repeatedKey(text) {
+    const stack = [];                       // per open object or array: {keys, repeated} or null
+    let expectKey = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === '"') {
+        let j = i + 1;
+        while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+        const top = stack[stack.length - 1];
+        if (expectKey && top) {
+          const key = JSON.parse(text.slice(i, j + 1));
+          if (top.keys.has(key) && top.repeated === null) top.repeated = key;
+          top.keys.add(key);
+        }
+        expectKey = false;
+        i = j;
+      } else if (c === "{") { stack.push({ keys: new Set(), repeated: null }); expectKey = true; }
+      else if (c === "[") { stack.push(null); expectKey = false; }
+      else if (c === "}" || c === "]") {
+        const top = stack.pop();
+        if (top && top.repeated !== null) return top.repeated;
+      } else if (c === ",") expectKey = stack.length > 0 && stack[stack.length - 1] !== null;
+    }
+    return null;
+  }
+
   /** Parse and check a measurement file's text (what the page's file input gives). */
   function parseMeasurementFile(text, path, rules) {
     if (!text.trim()) throw new MeasurementFileError(`${path}: empty (expected a JSON object)`);
@@ -202,6 +232,9 @@
     try { data = JSON.parse(text); } catch (e) {
       throw new MeasurementFileError(`${path}: not valid JSON (${e.message})`);
     }
+    const repeated = repeatedKey(text);
+    if (repeated !== null)
+      throw new MeasurementFileError(`${path}: duplicate key ${pyStr(repeated)} in one JSON object (each key once)`);
     return validate(data, path, rules);
   }
 
