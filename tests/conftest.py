@@ -91,6 +91,7 @@ SLOW_FIRST = {
     "chapters/03-vector-commitments.ipynb": 140,
     "chapters/04-verifiable-encryption.ipynb": 62,
     "chapters/02-punch-cards.ipynb": 50,
+    "tests/test_live_pricing.py": 120,
     "tests/test_vectorcommit.py": 30,
     "tests/test_cs03.py": 25,
     "tests/test_book_cache.py": 20,

@@ -312,6 +312,38 @@ def widget_violations(root: Path) -> list[str]:
     return out
 
 
+_OJS_BLOCK = re.compile(r"^```\{ojs\}[^\n]*\n(.*?)^```", re.S | re.M)
+_OJS_LOAD = re.compile(r"""\b(require|FileAttachment)\(\s*["']([^"']+)["']|\bimport\b[^;\n]*?\bfrom\s*["']([^"']+)["']""")
+
+
+def live_violations(root: Path) -> list[str]:
+    """The OJS cells of the live estimate load nothing from the network: Quarto's `require` takes a
+    bare name (or a URL) from a CDN, so every `require` and `import` is a path relative to the page,
+    to a file Quarto copies (project.resources); every `FileAttachment` names a file beside the
+    chapter.  The pages of chapters/ land in _book/chapters/, so a path is resolved from there."""
+    resources = [str(r) for r in (config(root).get("project") or {}).get("resources") or []]
+    out = []
+    for page, nb in notebooks(root).items():
+        folder = (root / page).parent
+        for cell in nb.get("cells", []):
+            if cell.get("cell_type") != "markdown":
+                continue
+            for block in _OJS_BLOCK.findall(source_text(cell)):
+                for what, target, imported in _OJS_LOAD.findall(block):
+                    what, target = (what, target) if what else ("import", imported)
+                    if re.match(r"\s*([a-z]+:)?//", target, re.I) or (
+                            what != "FileAttachment" and not target.startswith(("./", "../"))):
+                        out.append(f"{page}: OJS {what} {target!r} is not a relative path (Quarto loads it from the network)")
+                        continue
+                    path = (folder / target).resolve()
+                    if not path.is_file():
+                        out.append(f"{page}: OJS {what} {target!r}: no such file")
+                    elif what != "FileAttachment" and not any(
+                            p.resolve() == path for r in resources for p in root.glob(r)):
+                        out.append(f"{page}: OJS {what} {target!r} is not in project.resources (Quarto would not copy it)")
+    return out
+
+
 def css_violations(root: Path) -> list[str]:
     from costbook.book import render
     css = html_format(root).get("css")
@@ -393,6 +425,7 @@ SOURCE_CHECKS = {
     "mathjax": mathjax_violations,
     "network": network_violations,
     "widget scripts": widget_violations,
+    "live estimate": live_violations,
     "css": css_violations,
     "nocite": nocite_violations,
     "per-page labels": per_page_label_violations,
@@ -435,6 +468,8 @@ def test_checks_catch_what_they_look_for(tmp_path):
                                        "@misc{b, author = {Doe, J.}, title = {B}, year = {2020}}\n"
                                        "@misc{c, author = {Roe, R.}, title = {C}, year = {2021}}\n")
     nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# A\n\nSee [@b]."]},
+                    {"cell_type": "markdown", "metadata": {}, "source": [
+                        '```{ojs}\np = require("d3")\nq = require("../x.js")\nd = FileAttachment("live/none.json")\n```\n']},
                     {"cell_type": "code", "metadata": {"execution": {"iopub.status.idle": "2026-01-01T00:00:00Z"}},
                      "execution_count": 1, "source": "t", "outputs": [{
                          "output_type": "display_data", "metadata": {},
@@ -452,6 +487,9 @@ def test_checks_catch_what_they_look_for(tmp_path):
     found = network_violations(tmp_path)
     assert len(found) == 3 and "network" in found[0] and "widget" in found[1] and "timestamps" in found[2]
     assert "no format.html.css" in css_violations(tmp_path)[0]
+    (tmp_path / "x.js").write_text("")
+    found = live_violations(tmp_path)
+    assert ["not a relative path" in found[0], "not in project.resources" in found[1], "no such file" in found[2]] == [True] * 3
     assert "1 HTML output(s) that Quarto takes for widgets" in widget_violations(tmp_path)[0]
     assert [v.split(" (")[0] for v in nocite_violations(tmp_path)] == ["_quarto.yml: nocite lacks a",
                                                                       "_quarto.yml: nocite lacks b"]

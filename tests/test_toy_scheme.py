@@ -143,3 +143,18 @@ def test_costbook_ledger_takes_the_toy(toy_scheme, capsys):
     assert (code, err) == (0, "")
     assert json.loads(out)["summary"] == {"computed": 1, "predicted": 2, "leave-one-out": 0, "fitted": 0,
                                           "echoed": 5, "rows": 8, "figures": 8}
+
+
+def test_its_page_gets_the_live_estimate_with_no_core_edit(toy_scheme):
+    """costbook.live exports the toy like any scheme: its options (choices in full, a numeric option
+    at its default without a LIVE_GRID), its steps at every point for every machine, replayable."""
+    from costbook import live, schemes
+    data = live.export("schnorr")
+    model = schemes.get("schnorr")
+    assert [o["name"] for o in data["options"]] == list(model.OPTIONS)
+    assert [m["id"] for m in data["machines"]] == ["reference", "published"]
+    for machine in data["machines"]:
+        for calls in machine["points"].values():
+            assert calls and all(label for label, *_ in calls), machine["id"]
+    assert all(len(call) == 6 and (call[5] in ("file", "keep") or isinstance(call[5], dict))
+               for calls in data["machines"][0]["points"].values() for call in calls)

@@ -9,6 +9,7 @@ that were tried; nothing is ever priced as zero by default.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, Union
 
@@ -161,6 +162,30 @@ def _fmt_seconds(s: float) -> str:
 
 
 BackendChoice = Union[str, Sequence[str], None]
+
+
+@dataclass(frozen=True)
+class PriceCall:
+    """One call of ``price`` as it was made: what the book's live pages replay with another machine."""
+    counts: Counts
+    measurements: object      # the MeasurementSet that priced it (a derived set where the scheme made one)
+    order: tuple              # the backends in preference order, as price() resolved them
+    derive: bool
+    estimate: "Estimate"
+
+
+_RECORDERS: list = []
+
+
+@contextmanager
+def recording():
+    """Every ``price`` call made inside the block, in order, as PriceCalls (the list it yields)."""
+    calls: list = []
+    _RECORDERS.append(calls)
+    try:
+        yield calls
+    finally:
+        _RECORDERS.remove(calls)
 
 
 def _bracket(points, x) -> tuple:
@@ -415,6 +440,8 @@ def price(counts: Mapping[str, float], measurements, backends: BackendChoice = N
                 f"measure it (costbook measure) or choose another source")
     est = Estimate(tuple(lines), measurements.name, label)
     _check_finite(est)
+    for calls in _RECORDERS:
+        calls.append(PriceCall(Counts(counts), measurements, tuple(order), derive, est))
     return est
 
 

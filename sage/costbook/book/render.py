@@ -54,6 +54,7 @@ import nbformat
 import yaml
 from pygments.formatters import HtmlFormatter
 
+from . import live_page
 from .cells import render_cells
 from .citations import TAGS_AND_CODE, Bibliography, CitationError, find_citations, table_citations_as_markers
 from .markdown import ChapterMarkdown, Section, first_h1, inline_markdown, split_heading_attrs, strip_tags, unlink
@@ -409,8 +410,9 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
     if isinstance(authors, list):
         authors = ", ".join(str(a.get("name", a)) if isinstance(a, dict) else str(a) for a in authors)
 
-    bodies = []
+    bodies, live_names = [], []
     for ch in chapters:
+        live_names.append(live_page.prepare(ch.notebook))    # OJS cells -> the offline widget
         md = ChapterMarkdown(ch)
         bodies.append((render_cells(ch.notebook, str(ch.source), html_fmt, md), md.sections))
 
@@ -426,6 +428,10 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
 
     out_dir.mkdir(parents=True, exist_ok=True)
     stylesheets = copy_static(out_dir, mathjax, css_files)
+    live_data = live_page.exports(root, sorted({n for names in live_names for n in names}),
+                                  live_page.measured_file(os.environ.get("COSTBOOK_MEASUREMENTS"), root))
+    if live_data:
+        live_page.copy_scripts(out_dir / STATIC)
     written = []
     for i, (ch, (body, sections)) in enumerate(zip(chapters, bodies)):
         href, static = ch.href, _rel(ch.href, STATIC)
@@ -443,7 +449,8 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
             page_title=(f"{ch.number}\u00a0 {ch.title_text}" if ch.number else ch.title_text),
             parts=[{"title": part, "chapters": list(group)} for part, group in groupby(links, lambda c: c["part"])],
             sections=sections,
-            body=body,
+            body=body + (live_page.page_scripts({n: live_data[n] for n in live_names[i]}, static)
+                         if live_names[i] else ""),
             nav={"prev": links[i - 1] if i > 0 else None, "next": links[i + 1] if i + 1 < len(links) else None},
             source=_source_label(ch, root),
             measurements=measurements,

@@ -11,3 +11,7 @@ SEED_NOTES = {"002": "seed-cs03"}
 SEED_ERRATA = {}
 #: the small validation runs tests/test_validation_bounds.py makes (each within the bounds its model states)
 VALIDATION_CASES = ({"params": "aggressive"},)
+#: the values the book's page offers (python -m costbook.live): moduli across their bounds (0: the
+#: parameter set's), the challenge length (0: the model's), k' and |rho| at the CLI's defaults only
+LIVE_GRID = {"modulus_bits": (0, 2048, 3072, 4096, 6144, 8192, 12288, 16384), "k": (0, 128, 256),
+             "k_prime": (128,), "rho_bits": (256,)}

@@ -19,3 +19,6 @@ NOT_GATED = ("the Sage protocol steps' errors move between processes on one quie
              "process's two runs (bound 8%), DB-SM M3 +4.8% against +8.9% twice; the scalar multiplications "
              "inside a protocol cost 5-7% more than in their own loop, by an amount that varies with the "
              "process, and no count or price in the model carries it yet")
+#: the values the book's page offers (python -m costbook.live): items by powers of ten up to the
+#: bound, mix-servers by powers of two
+LIVE_GRID = {"n": (1, 10, 100, 1000, 10_000, 100_000, 1_000_000), "m": (2, 4, 8, 16, 32, 64)}

@@ -10,3 +10,6 @@ SEED_NOTES = {"001": "seed-veccom"}
 SEED_ERRATA = {}
 #: the small validation runs tests/test_validation_bounds.py makes (each within the bounds its model states)
 VALIDATION_CASES = ({"n": 16},)
+#: the values of n the book's page offers (python -m costbook.live): every power of two up to the
+#: bound, and the powers of ten the chapter uses
+LIVE_GRID = {"n": tuple(sorted({1 << e for e in range(1, 21)} | {10, 100, 1000, 10_000, 100_000, 1_000_000}))}

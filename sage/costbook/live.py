@@ -1,0 +1,286 @@
+"""What a chapter's page needs to re-price its scheme in the reader's browser, as JSON.
+
+The page multiplies, adds and propagates intervals; it never counts.  So for every point of the
+scheme's parameter grid (the values the page's controls offer: ``manifest.LIVE_GRID``, else every
+choice of a choice option and the default of a numeric one) this module runs the scheme's
+``estimate`` -- the function ``costbook estimate SCHEME`` calls -- once per machine the book knows,
+and records every ``price`` call it makes (``cost.recording``): the count vector, the backends in
+preference order, whether unmeasured sizes may be derived, and the price set that priced it (for a
+published source, the set the scheme derived from it: the seed machine already scaled).  The page
+replays those calls with the same price set, or, for a measurement file the reader brings, with
+that file in place of the reference file in the calls recorded with it (a measured file too): where
+the scheme priced with the file itself, the reader's file; where it priced with a set it copied from
+the file's entries (one backend per key, say), the same copy of the reader's entries, found by
+running the scheme once more on a copy of the file whose every price is distinct (``_probe``).
+
+Also exported, as data: the schema rules of ``costbook check`` (``measurements.validate``) and the
+key families (``keys.FAMILIES``), so the page refuses a malformed file with the same message.
+
+    python -m costbook.live --out DIR [--machine FILE] [SCHEME ...]   # DIR/<scheme>.json
+
+Nothing here names a scheme: the schemes come from ``costbook.schemes``.
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import re
+from pathlib import Path
+
+from . import cost, keys, measurements, schemes
+
+#: the version of the exported shape, checked by the page
+FORMAT = "costbook-live/1"
+
+
+def grid(model, manifest) -> dict:
+    """{option: [values the page offers]}: the scheme's LIVE_GRID where it gives one, else every
+    choice of a choice option and the default alone of a numeric one.  Every value is checked
+    against the option's bounds, so the page offers nothing the CLI refuses."""
+    chosen = getattr(manifest, "LIVE_GRID", {})
+    scheme = model.__name__.split(".")[2]
+    unknown = sorted(set(chosen) - set(model.OPTIONS))
+    if unknown:
+        raise schemes.SchemeError(f"scheme {scheme!r}, LIVE_GRID: no option {', '.join(map(repr, unknown))}")
+    out = {}
+    for name, (default, allowed) in model.OPTIONS.items():
+        if name in chosen:
+            values = list(chosen[name])
+        elif isinstance(allowed, tuple):
+            values = list(allowed)
+        else:
+            values = [default]
+        bad = [v for v in values if v not in allowed]
+        if bad or default not in values:
+            problem = f"values {bad!r} outside {allowed}" if bad else f"must hold the default {default!r}"
+            raise schemes.SchemeError(f"scheme {scheme!r}, LIVE_GRID {name!r}: {problem}")
+        out[name] = values
+    return out
+
+
+def _applies(applies: dict, point: dict, defaults: dict, kind: str) -> bool:
+    """Whether every option of `point` away from its default applies (OPTION_APPLIES), as the CLI
+    requires of an option given on its command line."""
+    for opt, conds in applies.items():
+        if point.get(opt) == defaults.get(opt):
+            continue
+        for cond, allowed in conds.items():
+            actual = kind if cond == "source" else point.get(cond)
+            if actual not in allowed:
+                return False
+    return True
+
+
+def _allowed(allowed) -> dict:
+    if isinstance(allowed, schemes.Bounds):
+        return {"low": allowed.low, "high": allowed.high, "zero": allowed.zero}
+    return {"choices": list(allowed)}
+
+
+def machine_words(mset) -> str:
+    """A measurement file's machine in words: its CPU and cores where the file says them."""
+    m = mset.provenance.get("machine")
+    if isinstance(m, dict):
+        cores = m.get("cores")
+        said = ", ".join(str(x) for x in (m.get("cpu"), f"{cores} cores" if cores else None) if x)
+        return said or mset.name
+    return str(m or mset.name)
+
+
+def known_machines(model, extra=()) -> list:
+    """(id, words for a reader, MeasurementSet) of every machine the book prices this scheme with:
+    the reference file, the scheme's published (seed) machine, and each file in `extra` (this
+    machine's measurement, when the book measured one)."""
+    ref = measurements.load_source("reference")
+    pub = measurements.load_source(f"published/{model.PUBLISHED}")
+    out = [("reference", f"the reference machine ({machine_words(ref)})", ref),
+           ("published", f"the seed's machine ({machine_words(pub)}; its published prices, completed as "
+                         f"the scheme's model does)", pub)]
+    for i, path in enumerate(extra):
+        m = measurements.load(path)
+        out.append((f"measured-{i}" if i else "this-machine", f"this machine ({machine_words(m)}, measured "
+                                                              f"for this book: {Path(path).name})", m))
+    return out
+
+
+class _Tables:
+    """Count vectors, backend orders and price sets, each stored once and referred to by index."""
+
+    def __init__(self):
+        self.counts, self.orders, self.sources = [], [], []
+        self._ids: dict = {}
+
+    def _id(self, table: list, value, ident):
+        key = (id(table), ident)
+        if key not in self._ids:
+            self._ids[key] = len(table)
+            table.append(value)
+        return self._ids[key]
+
+    def call(self, c: cost.PriceCall) -> list:
+        counts = {k: c.counts[k] for k in c.counts}
+        ci = self._id(self.counts, counts, json.dumps(counts, sort_keys=True))
+        oi = self._id(self.orders, list(c.order), tuple(c.order))
+        ms = c.measurements
+        si = self._id(self.sources, {"name": ms.name, "kind": ms.kind, "results": ms.results},
+                      json.dumps([ms.name, ms.results], sort_keys=True, default=str))
+        return [c.estimate.label, ci, si, oi, bool(c.derive)]
+
+
+def steps(calls) -> list:
+    """The steps among recorded price calls: the labelled ones (an unlabelled call prices a part
+    used inside a step), one per label, the last call of a label winning (a scheme that prices a
+    step twice reports the later one), in the order the labels first appear."""
+    last = {}
+    for c in calls:
+        if c.estimate.label:
+            last[c.estimate.label] = c
+    return list(last.values())
+
+
+def _priced(model, mset, point: dict) -> list:
+    with cost.recording() as calls:
+        model.estimate(mset, **point)
+    return steps(calls)
+
+
+def _probe(mset):
+    """A copy of a measured set whose every entry has its own price (1 s, 2 s, ...): run through a
+    scheme, a set the scheme builds by copying entries shows, by its prices, which entry each
+    copy came from."""
+    results, origin, i = {}, {}, 0
+    for b, entries in mset.results.items():
+        results[b] = {}
+        for key in entries:
+            i += 1
+            results[b][key] = {"median": float(i), "unit": "s"}
+            origin[float(i)] = [b, key]
+    probe = measurements.MeasurementSet(mset.name, mset.kind, mset.provenance, results, mset.path)
+    return probe, origin
+
+
+class _Views(list):
+    """The views of the export, each once (``index``: its JSON text -> its position)."""
+
+    def __init__(self):
+        super().__init__()
+        self.index = {}
+
+
+def _reader_recipes(model, mset, point: dict, calls: list, views: list) -> list:
+    """How the page prices each step of `calls` (recorded with the template file `mset`) with a
+    reader's file instead: "file" (the scheme priced with the file itself), {"view": i} (with a set
+    the scheme copied from the file's entries; views[i] maps each of its entries to the file's
+    (backend, key)), "keep" (a set not made from the file, e.g. a published file), or None (prices
+    the scheme computed from the file's: not re-priced in the page)."""
+    recipes = [("file" if c.measurements is mset else "keep" if c.measurements.name != mset.name else None)
+               for c in calls]
+    if None not in recipes:
+        return recipes
+    probe, origin = _probe(mset)
+    try:
+        probed = _priced(model, probe, point)
+    except (ValueError, LookupError, ArithmeticError):
+        return recipes
+    if [c.estimate.label for c in probed] != [c.estimate.label for c in calls]:
+        return recipes
+    for i, (c, p) in enumerate(zip(calls, probed)):
+        if recipes[i] is not None:
+            continue
+        view = {b: {k: origin.get(float(e["median"] * measurements.UNITS[e["unit"]]))
+                    for k, e in entries.items()} for b, entries in p.measurements.results.items()}
+        if all(o is not None for entries in view.values() for o in entries.values()):
+            text = json.dumps(view)             # one copy of a view many steps and points share
+            if text not in views.index:
+                views.index[text] = len(views)
+                views.append(view)
+            recipes[i] = {"view": views.index[text]}
+    return recipes
+
+
+def export(name: str, extra=()) -> dict:
+    """The live data of one scheme (see the module's docstring)."""
+    model, manifest = schemes.get(name), schemes.manifest(name)
+    offered = grid(model, manifest)
+    defaults = {k: v[0] for k, v in model.OPTIONS.items()}
+    applies = getattr(model, "OPTION_APPLIES", {})
+    names = list(offered)
+    points = [dict(zip(names, values)) for values in itertools.product(*offered.values())]
+    tables, views = _Tables(), _Views()
+    machines = []
+    for ident, words, mset in known_machines(model, extra):
+        priced = {}
+        for i, point in enumerate(points):
+            if not _applies(applies, point, defaults, mset.kind):
+                continue
+            try:
+                calls = _priced(model, mset, point)
+            except (ValueError, LookupError) as e:       # a combination the scheme refuses, in its words
+                priced[str(i)] = {"refused": str(e)}
+                continue
+            rows = [tables.call(c) for c in calls]
+            if ident == "reference":                     # the template a reader's file replays
+                for row, recipe in zip(rows, _reader_recipes(model, mset, point, calls, views)):
+                    row.append(recipe)
+            priced[str(i)] = rows
+        machines.append({"id": ident, "label": words, "name": mset.name, "kind": mset.kind, "points": priced})
+    return {
+        "format": FORMAT, "scheme": name, "title": manifest.TITLE,
+        "options": [{"name": o, "default": defaults[o], "allowed": _allowed(model.OPTIONS[o][1]),
+                     "offered": offered[o]} for o in names],
+        "applies": applies, "points": points,
+        "machines": machines, "template": "reference",
+        "counts": tables.counts, "orders": tables.orders, "sources": tables.sources, "views": list(views),
+        "schema": schema_rules(),
+    }
+
+
+def schema_rules() -> dict:
+    """The rules of ``measurements.validate`` that the page's checker reads (the checker's code
+    mirrors the order of the checks and their messages; tests compare both on the same files)."""
+    return {
+        "schema": measurements.SCHEMA, "kinds": list(measurements.KINDS),
+        "required_provenance": measurements.REQUIRED_PROVENANCE,
+        "required_entry": measurements.REQUIRED_ENTRY,
+        "units": measurements.UNITS, "growth_slack": measurements.GROWTH_SLACK,
+        "families": [{"pattern": re.sub(r"\(\?P<", "(?<", f.pattern), "python": f.pattern,
+                      "grows": list(f.grows)} for f in keys.FAMILIES],
+    }
+
+
+def write(out_dir, names=None, extra=()) -> list:
+    """Write <out_dir>/<scheme>.json for every scheme (or those named); returns the paths."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in names or list(schemes.REGISTRY):
+        path = out_dir / f"{name}.json"
+        text = json.dumps(export(name, extra), separators=(",", ":"), allow_nan=False)
+        if not path.exists() or path.read_text() != text:
+            _replace(path, text)
+        written.append(path)
+    return written
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write by a rename, so that a reader (another renderer sharing the cache) never sees half a file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m costbook.live", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", required=True, help="folder for <scheme>.json")
+    ap.add_argument("--machine", action="append", default=[], help="a measured file to offer too")
+    ap.add_argument("schemes", nargs="*")
+    args = ap.parse_args(argv)
+    for path in write(args.out, args.schemes, args.machine):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,158 @@
+"""The live estimate in a real browser: a chapter of the offline book, opened from file:// in
+headless Chromium (Debian's `chromium`), driven over the DevTools protocol (websocket-client, pinned
+in requirements.txt).  The test changes one parameter, loads a measurement file the book does not
+ship through the page's file input (DOM.setFileInputFiles, as a reader choosing the file), reads
+each step's total, low and high from the page, and compares them with `costbook estimate` run
+in-process on the same file and parameters.  The page must request nothing but file: and data: URLs
+and raise no script error.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from costbook import schemes
+from costbook.book.render import render_book
+
+from test_live_pricing import cli_steps, reader_machine
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+
+SCHEME, OPTION, VALUE = "veccom", "n", 4096        # the chapter, the parameter changed and its new value
+
+
+class Page:
+    """One Chromium tab over the DevTools protocol: send a command, wait for its answer, keep events."""
+
+    def __init__(self, ws_url: str):
+        import websocket
+        self.ws = websocket.create_connection(ws_url, timeout=30, suppress_origin=True)
+        self.next_id = 0
+        self.events = []
+
+    def send(self, method: str, **params):
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            msg = json.loads(self.ws.recv())
+            if msg.get("id") == self.next_id:
+                if "error" in msg:
+                    raise RuntimeError(f"{method}: {msg['error']}")
+                return msg.get("result", {})
+            self.events.append(msg)
+
+    def js(self, expression: str):
+        got = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in got:
+            raise RuntimeError(f"{expression[:60]}: {got['exceptionDetails']}")
+        return got["result"].get("value")
+
+    def wait_for(self, expression: str, timeout: float = 20.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            value = self.js(expression)
+            if value:
+                return value
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {expression}")
+
+
+@pytest.fixture(scope="module")
+def chapter_page(tmp_path_factory):
+    out = tmp_path_factory.mktemp("book")
+    pages = render_book(ROOT, out, ROOT / "chapters")
+    chapter = Path(schemes.manifest(SCHEME).CHAPTER).with_suffix(".html").name
+    return next(p for p in pages if p.name == chapter)
+
+
+@pytest.fixture()
+def browser(tmp_path):
+    profile = tempfile.mkdtemp(prefix="chromium-", dir=tmp_path)
+    proc = subprocess.Popen([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                             "--no-first-run", "--disable-component-update", "--disable-sync",
+                             f"--user-data-dir={profile}", "--remote-debugging-port=0", "--window-size=1280,2000",
+                             "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        port = None
+        end = time.monotonic() + 30
+        while port is None and time.monotonic() < end:
+            line = proc.stderr.readline()
+            m = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
+            port = int(m.group(1)) if m else None
+            if not line and proc.poll() is not None:
+                break
+        assert port, "chromium did not start its DevTools endpoint"
+        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json", timeout=10))
+        page = Page(next(t["webSocketDebuggerUrl"] for t in targets if t["type"] == "page"))
+        yield page
+        page.ws.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def read_steps(page: Page) -> list:
+    return page.js("""[...document.querySelectorAll('.costbook-live tr[data-step]')].map(r => ({
+        label: r.dataset.step, total: Number(r.dataset.total), low: Number(r.dataset.low),
+        high: Number(r.dataset.high), error: r.querySelector('[data-error]')?.textContent || null}))""")
+
+
+def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
+    reader = tmp_path / "reader-laptop.json"
+    reader.write_text(json.dumps(reader_machine()))
+    page = browser
+    page.send("Network.enable")
+    page.send("Runtime.enable")
+    page.send("Page.enable")
+    page.send("Page.navigate", url=chapter_page.as_uri())
+    page.wait_for("document.readyState === 'complete' && document.querySelectorAll('.costbook-live tr[data-step]').length > 0")
+
+    # one parameter changed, as a reader changes it
+    offered = page.js(f"[...document.querySelector('.costbook-live select[data-option={OPTION}]').options].map(o => o.value)")
+    assert str(VALUE) in offered
+    page.js(f"""(() => {{ const s = document.querySelector('.costbook-live select[data-option={OPTION}]');
+                 s.value = '{VALUE}'; s.dispatchEvent(new Event('change')); }})()""")
+    # the machine: a file the book does not ship, through the file input
+    doc = page.send("DOM.getDocument", depth=-1)
+    node = page.send("DOM.querySelector", nodeId=doc["root"]["nodeId"], selector=".costbook-live input[type=file]")
+    page.send("DOM.setFileInputFiles", nodeId=node["nodeId"], files=[str(reader)])
+    page.wait_for("document.querySelector('.costbook-live-words').dataset.machine === 'file'")
+
+    words = page.js("document.querySelector('.costbook-live-words').textContent")
+    assert "reader-laptop.json" in words and f"{OPTION} = {VALUE}" in words, words
+    got = read_steps(page)
+    model = schemes.get(SCHEME)
+    defaults = {k: v[0] for k, v in model.OPTIONS.items()}
+    expected, printed = cli_steps(SCHEME, str(reader), {**defaults, OPTION: VALUE}, defaults)
+    assert expected is not None, printed
+    assert [s["label"] for s in got] == [s["label"] for s in expected]
+    for g, e in zip(got, expected):
+        assert g["error"] is None, g
+        for f in ("total", "low", "high"):
+            assert g[f] == pytest.approx(e[f], rel=1e-9, abs=0), (e["label"], f)
+    print(f"{len(got)} steps re-priced in the page for {reader.name}: "
+          + "; ".join(f"{e['label']} {e['total']:.6g} s" for e in expected))
+
+    shot = page.send("Page.captureScreenshot", format="png", captureBeyondViewport=True,
+                     clip={**page.js("""(() => { const r = document.querySelector('.costbook-live').getBoundingClientRect();
+                           return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height, scale: 1}; })()""")})
+    import base64
+    (tmp_path / f"live-{SCHEME}.png").write_bytes(base64.b64decode(shot["data"]))
+
+    requests = [e["params"]["request"]["url"] for e in page.events if e.get("method") == "Network.requestWillBeSent"]
+    assert requests and all(u.startswith(("file:", "data:")) for u in requests), [u for u in requests if not u.startswith(("file:", "data:"))]
+    errors = [e["params"] for e in page.events if e.get("method") == "Runtime.exceptionThrown"]
+    assert not errors, errors

@@ -1,0 +1,270 @@
+"""The page's pricing (sage/costbook/book/assets/live/pricing.js) against the CLI, under node.
+
+For every scheme, every grid point its page offers and every machine the page knows (the reference
+file, the scheme's seed machine, and a machine file the book does not ship, loaded as a reader
+would), `costbook estimate SCHEME --json` runs in-process; its steps (the labelled price calls,
+recorded as it runs) are the expected values, and the page's code must give each step's total, low
+and high to 1e-9 relative.  Malformed files must be refused by the page with costbook check's
+message, and a file without a key a step needs must name that key.
+"""
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from costbook import cli, cost, keys, live, measurements, schemes
+
+ROOT = Path(__file__).resolve().parents[1]
+NODE = shutil.which("node")
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (apt-get install nodejs)")
+
+
+def reader_machine() -> dict:
+    """The reference file as another machine would measure it: each key family's prices scaled by
+    its own factor (so no price is any shipped file's), under a name the book does not ship."""
+    data = json.loads(measurements.reference_path().read_text())
+    data["name"] = "reader-laptop-test"
+    data["provenance"] = {**data["provenance"], "machine": "a reader's laptop (a test file)"}
+    for entries in data["results"].values():
+        for key, e in entries.items():
+            factor = 0.55 + 0.13 * (keys.FAMILIES.index(keys.family_of(key)) % 11)
+            for f in ("median", "q1", "q3", "mad", "low", "high", "min"):
+                if f in e:
+                    e[f] = e[f] * factor
+    return data
+
+
+def cli_steps(scheme: str, source: str, point: dict, defaults: dict):
+    """(steps, None) from `costbook estimate SCHEME --json --source S --opt v ...` run in-process,
+    or (None, its error line) when it refuses."""
+    argv = ["estimate", scheme, "--json", "--source", source]
+    for k, v in point.items():
+        if v != defaults[k]:
+            argv += [f"--{k.replace('_', '-')}", str(v)]
+    out, err = io.StringIO(), io.StringIO()
+    with cost.recording() as calls, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = cli.main(argv)
+    if rc != 0:
+        return None, err.getvalue().strip()
+    printed = json.loads(out.getvalue())
+    return [{"label": c.estimate.label, "total": c.estimate.total, "low": c.estimate.low, "high": c.estimate.high}
+            for c in live.steps(calls)], printed
+
+
+def _numbers(x):
+    if isinstance(x, dict):
+        for v in x.values():
+            yield from _numbers(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _numbers(v)
+    elif isinstance(x, (int, float)) and not isinstance(x, bool):
+        yield x
+
+
+MALFORMED = [
+    ("top-level-list", lambda d: [d]),
+    ("bad-schema", lambda d: {**d, "schema": "costbook-measurements/0"}),
+    ("no-results", lambda d: {k: v for k, v in d.items() if k != "results"}),
+    ("bad-kind", lambda d: {**d, "kind": "guessed"}),
+    ("no-machine", lambda d: {**d, "provenance": {k: v for k, v in d["provenance"].items() if k != "machine"}}),
+    ("empty-results", lambda d: {**d, "results": {}}),
+]
+
+
+def _entry_case(name, change):
+    def make(d):
+        d = copy.deepcopy(d)
+        backend = next(iter(d["results"]))
+        key = next(iter(d["results"][backend]))
+        change(d["results"][backend], key)
+        return d
+    return name, make
+
+
+MALFORMED += [
+    _entry_case("no-q1", lambda entries, k: entries[k].pop("q1")),
+    _entry_case("bad-unit", lambda entries, k: entries[k].update(unit="sec")),
+    _entry_case("negative-median", lambda entries, k: entries[k].update(median=-1.5)),
+    _entry_case("text-median", lambda entries, k: entries[k].update(median="fast")),
+    _entry_case("quartiles-out-of-order", lambda entries, k: entries[k].update(q1=entries[k]["median"] * 2)),
+    _entry_case("zero-samples", lambda entries, k: entries[k].update(samples=0)),
+    _entry_case("unknown-key", lambda entries, k: entries.update({"modexp/abc": entries[k]})),
+    _entry_case("falling-price", lambda entries, k: entries.update(
+        {"modexp/2048/4096": {**entries[k], "median": 1e-9, "q1": 1e-9, "q3": 1e-9, "unit": "s"},
+         "modexp/2048/8": {**entries[k], "median": 1.0, "q1": 1.0, "q3": 1.0, "unit": "s"}})),
+]
+
+
+# a repeated key, which JSON.parse would keep silently (the last one wins)
+MALFORMED.append(("duplicate-key", lambda d: json.dumps(d).replace('"median": ', '"median": 1.0, "median": ', 1)))
+
+
+def malformed_cases(tmp: Path) -> list:
+    """Each malformed file's text and the message `costbook check` prints for it (without its
+    'costbook: error: ' prefix), from the same file."""
+    good = json.loads(measurements.reference_path().read_text())
+    out = []
+    for name, make in MALFORMED:
+        path = tmp / f"{name}.json"
+        made = make(good)
+        path.write_text(made if isinstance(made, str) else json.dumps(made))
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            rc = cli.main(["check", str(path)])
+        assert rc != 0, f"costbook check accepted {name}"
+        line = err.getvalue().strip().splitlines()[-1]
+        message = line.split("error: ", 1)[1] if "error: " in line else line
+        out.append({"name": str(path), "text": path.read_text(), "message": message})
+    return out
+
+
+def missing_key_cases(tmp: Path, exports: dict, reader: dict) -> tuple:
+    """Per scheme: the reader's file without one key a step of the default point needs (in every
+    backend, with the other sizes of its family); the CLI refuses the estimate naming the key, and
+    the page must name it for that step."""
+    cases, files = [], {}
+    for name, data in exports.items():
+        model = schemes.get(name)
+        defaults = {k: v[0] for k, v in model.OPTIONS.items()}
+        point = data["points"].index(defaults)
+        # the first key of a step, with every other size of its family (so that no rule of
+        # cost.DERIVATIONS prices it from the sizes left), whose absence the CLI refuses: a scheme
+        # may stand one price for another (punch cards price an encoding as a decoding)
+        for label, ci in (call[:2] for call in data["machines"][0]["points"][str(point)]):
+            key = next(iter(data["counts"][ci]), None)
+            if key is None:
+                continue
+            family = keys.family_of(key)
+            d = copy.deepcopy(reader)
+            kept = {b: {k: e for k, e in entries.items() if keys.family_of(k) is not family}
+                    for b, entries in d["results"].items()}
+            d["results"] = {b: entries for b, entries in kept.items() if entries}   # no empty backend
+            fname = f"without-{name}.json"
+            (tmp / fname).write_text(json.dumps(d))
+            _, said = cli_steps(name, str(tmp / fname), defaults, defaults)
+            if isinstance(said, str):
+                break
+        assert isinstance(said, str) and said.startswith("costbook: error:") and repr(key) in said, said
+        files[fname] = (tmp / fname).read_text()
+        cases.append({"scheme": name, "file": fname, "point": point, "label": label, "key": key, "message": said})
+    return cases, files
+
+
+def test_export_is_deterministic():
+    """The export of the scheme with the smallest grid, made now, is the committed one to the byte."""
+    name = min(schemes.REGISTRY, key=lambda n: (ROOT / "chapters" / "live" / f"{n}.json").stat().st_size)
+    made = json.dumps(live.export(name), separators=(",", ":"), allow_nan=False)
+    assert made == (ROOT / "chapters" / "live" / f"{name}.json").read_text(), \
+        f"chapters/live/{name}.json is not the current export: python -m costbook.live --out chapters/live"
+
+
+def test_page_prices_every_grid_point_like_the_cli(tmp_path):
+    reader = reader_machine()
+    reader_path = tmp_path / "reader-laptop.json"
+    reader_path.write_text(json.dumps(reader))
+    files = {reader_path.name: reader_path.read_text()}
+    exports, cases, found, total = {}, [], 0, 0
+    for name in schemes.REGISTRY:
+        # the export under test is the copy Quarto's OJS cells attach (the offline book exports the
+        # same afresh): stale, it would price some step unlike the CLI below
+        committed = ROOT / "chapters" / "live" / f"{name}.json"
+        assert committed.is_file(), f"no {committed.relative_to(ROOT)}: python -m costbook.live --out chapters/live"
+        data = json.loads(committed.read_text())
+        exports[name] = data
+        model = schemes.get(name)
+        defaults = {k: v[0] for k, v in model.OPTIONS.items()}
+        expected = []
+        sources = {"reference": "reference", "published": "published"}
+        for machine in data["machines"]:
+            for i, point in enumerate(data["points"]):
+                if str(i) not in machine["points"]:
+                    continue
+                steps, printed = cli_steps(name, sources[machine["id"]], point, defaults)
+                if steps is None:
+                    expected.append({"machine": machine["id"], "point": i, "refused": printed})
+                    continue
+                numbers = set(_numbers(printed))
+                found += sum(s["total"] in numbers for s in steps)
+                total += len(steps)
+                expected.append({"machine": machine["id"], "point": i, "steps": steps})
+        # the reader's file: every point the reference machine prices (the page's template)
+        for i, point in enumerate(data["points"]):
+            if str(i) not in data["machines"][0]["points"]:
+                continue
+            steps, printed = cli_steps(name, str(reader_path), point, defaults)
+            entry = {"machine": "file", "file": reader_path.name, "point": i}
+            expected.append({**entry, "refused": printed} if steps is None else {**entry, "steps": steps})
+        cases.append({"export": data, "expected": expected})
+    missing, more = missing_key_cases(tmp_path, exports, reader)
+    files.update(more)
+    payload = {"schemes": cases, "files": files, "malformed": malformed_cases(tmp_path), "missing": missing}
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps(payload))
+    run = subprocess.run([NODE, str(ROOT / "tests/js/compare_live.js"), str(path)], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr or run.stdout
+    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    print(summary, f"{found} of {total} step totals printed as such in the CLI's JSON")
+    assert summary["points"] > 0 and summary["steps"] > 0
+    assert summary["malformed"] == len(MALFORMED) and summary["missing"] == len(exports)
+    # every step the page shows is a figure costbook estimate prints (not a price used inside one)
+    assert found == total, f"only {found} of {total} step totals appear in the CLI's JSON"
+
+
+def test_this_machine_is_offered_when_the_book_measured_one(tmp_path):
+    """`make book` renders with this machine's file: the export offers it, by its file name, priced
+    like the CLI with that file (the default point's steps, in Python: the node test covers the page)."""
+    path = tmp_path / "this-machine.json"
+    path.write_text(json.dumps(reader_machine()))
+    name = min(schemes.REGISTRY, key=lambda n: (ROOT / "chapters" / "live" / f"{n}.json").stat().st_size)
+    data = live.export(name, extra=[path])
+    ids = [m["id"] for m in data["machines"]]
+    assert ids == ["reference", "published", "this-machine"]
+    mine = data["machines"][-1]
+    assert "this-machine.json" in mine["label"] and mine["name"] == "reader-laptop-test"
+    defaults = {k: v[0] for k, v in schemes.get(name).OPTIONS.items()}
+    steps, _ = cli_steps(name, str(path), defaults, defaults)
+    calls = mine["points"][str(data["points"].index(defaults))]
+    assert [c[0] for c in calls] == [s["label"] for s in steps]
+
+
+def test_the_offline_book_exports_with_this_machine_once(tmp_path):
+    """The offline renderer's data: the committed export without a measured file; with one, an export
+    that offers it, made once and reused from the cache while its inputs stay the same."""
+    from costbook.book import live_page
+    name = min(schemes.REGISTRY, key=lambda n: (ROOT / "chapters" / "live" / f"{n}.json").stat().st_size)
+    assert live_page.exports(ROOT, [name], None)[name] == (ROOT / "chapters" / "live" / f"{name}.json").read_text()
+    measured = tmp_path / "this-machine.json"
+    measured.write_text(json.dumps(reader_machine()))
+    book = tmp_path / "book"
+    book.mkdir()
+    first = live_page.exports(book, [name], measured)[name]
+    assert "this-machine" in [m["id"] for m in json.loads(first)["machines"]]
+    cached = next((book / "build" / "cache" / "live").rglob(f"{name}.json"))
+    stamp = cached.stat().st_mtime_ns
+    assert live_page.exports(book, [name], measured)[name] == first and cached.stat().st_mtime_ns == stamp
+
+
+@pytest.mark.parametrize("grid, phrase", [({"no_such_option": (1,)}, "no option 'no_such_option'"),
+                                          ("outside", "outside"), ("no default", "must hold the default")])
+def test_a_grid_the_cli_would_refuse_is_refused(grid, phrase):
+    """LIVE_GRID offers only what the CLI takes: an unknown option, a value outside its bounds or a
+    grid without the default stops the export naming the scheme and the option."""
+    import types
+    name = next(iter(schemes.REGISTRY))
+    model = schemes.get(name)
+    opt, (default, allowed) = next((o, spec) for o, spec in model.OPTIONS.items() if isinstance(spec[1], schemes.Bounds))
+    if grid == "outside":
+        grid = {opt: (default, allowed.high + 1)}
+    elif grid == "no default":
+        grid = {opt: tuple(v for v in (allowed.low, allowed.high) if v != default)}
+    with pytest.raises(schemes.SchemeError, match=phrase):
+        live.grid(model, types.SimpleNamespace(LIVE_GRID=grid))
