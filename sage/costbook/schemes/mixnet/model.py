@@ -384,9 +384,9 @@ def run_counts(steps: dict, m: int) -> dict:
 def validate(n=None, m=None, **_ignored) -> dict:
     """Time every priced step of a DB-SM and a DB-RSM query of the Sage code at small (n, m) (default:
     each of VALIDATION_SIZES; --n and --m pick one, up to VALIDATION_MAX), against its counts priced
-    with Sage prices measured in the same rounds (``validation.validate_clocked``), each step's
-    interpreter work measured by a replay (``costbook.replay``)."""
-    from ...validation import runs_result
+    with Sage prices measured in the same rounds (``validation.validate_clocked_together``: every run in
+    one set of rounds), each step's interpreter work measured by a replay (``costbook.replay``)."""
+    from ...validation import runs_result, validate_clocked_together
     if n is None and m is None:
         sizes = VALIDATION_SIZES
     else:
@@ -395,14 +395,18 @@ def validate(n=None, m=None, **_ignored) -> dict:
             raise ValueError(f"a validation run takes --n in [1, {VALIDATION_MAX[0]}] and --m in "
                              f"[2, {VALIDATION_MAX[1]}] (it runs the Sage protocol at that size), got n = {n}, m = {m}")
         sizes = ((n, m),)
-    runs = [_validation_run(protocol, n, m) for protocol in ("DB-SM", "DB-RSM") for n, m in sizes]
+    cases = [(protocol, n, m) for protocol in ("DB-SM", "DB-RSM") for n, m in sizes]
+    # every run in one set of rounds: the curve operations both protocols price are timed once a round
+    checked = validate_clocked_together([_validation_case(*case) for case in cases], "sage")
+    runs = [{"protocol": protocol, "n": n, "m": m, "checks": [c.to_dict() for c in checks]}
+            for (protocol, n, m), checks in zip(cases, checked)]
     return {"scheme": "mixnet", "backend": "sage", **runs_result(runs, VALIDATION_BOUNDS)}
 
 
-def _validation_run(protocol: str, n: int, m: int) -> dict:
-    """One protocol's validation at (n, m): {"protocol", "n", "m", "checks"}."""
+def _validation_case(protocol: str, n: int, m: int) -> tuple:
+    """One protocol's run at (n, m) for ``validation.validate_clocked_together``: (run(clock), its
+    whole run's counts per step, replay(clock))."""
     from ...replay import Replay
-    from ...validation import validate_clocked
     from . import dbrsm, dbsm
     from .curves import groups
     G = groups("bn254")
@@ -416,9 +420,8 @@ def _validation_run(protocol: str, n: int, m: int) -> dict:
     # the interpreter's work of each step: a run replayed with its priced calls answered from a record
     replay = Replay(G.priced_calls(), seed=f"costbook mixnet replay/{protocol}/{n}/{m}")
     replay.record(query)
-    checks = validate_clocked(lambda clock: query(rng, clock=clock), run_counts(counts, m), "sage",
-                              replay=lambda clock: replay.replay(lambda r: query(r, clock=clock)))
-    return {"protocol": protocol, "n": n, "m": m, "checks": [c.to_dict() for c in checks]}
+    return (lambda clock: query(rng, clock=clock), run_counts(counts, m),
+            lambda clock: replay.replay(lambda r: query(r, clock=clock)))
 
 
 def format_validation(result: dict) -> str:
