@@ -187,7 +187,7 @@ def validate_steps_together(cases, backend: str, profile: Profile = VALIDATION_P
         ops.update({("step", i, name): op for name, op in steps.items()})
         ops.update({("replay", i, name): op for name, op in replays.items()})
     timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
-                             warmup_seconds=profile.warmup_seconds)
+                             warmup_seconds=profile.warmup_seconds, exact_batches=True)
     prices = measured_now(backend, {k: timed[("key", k)].to_entry() for k in keys}, profile, "validate_steps")
     return [[StepCheck.of(name, price(counts[name], prices, backend), timed[("step", i, name)],
                           timed.get(("replay", i, name)))
@@ -266,7 +266,7 @@ def validate_clocked_together(cases, backend: str, profile: Profile = VALIDATION
     # rewarm_long: each timed run follows an untimed one, so that Q1, the first step of a run, does not
     # start cold after the primitives' batches
     timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
-                             warmup_seconds=0.0, rewarm_long=True)
+                             warmup_seconds=0.0, rewarm_long=True, exact_batches=True)
     prices = measured_now(backend, {k: timed[("key", k)].to_entry() for k in keys}, profile, "validate_clocked")
     out = []
     for i, (run, counts, replay) in enumerate(cases):
