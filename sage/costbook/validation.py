@@ -151,7 +151,7 @@ class StepCheck:
 
 
 def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[str, Counts],
-                   backend: str, profile: Profile = VALIDATION_PROFILE,
+                   backend: str, profile: Profile | None = None,
                    replays: Mapping[str, Callable[[], object]] | None = None) -> list:
     """Time each step callable and compare it with its count vector priced now.
 
@@ -168,12 +168,14 @@ def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[st
     return validate_steps_together([(steps, counts, replays)], backend, profile)[0]
 
 
-def validate_steps_together(cases, backend: str, profile: Profile = VALIDATION_PROFILE) -> list:
+def validate_steps_together(cases, backend: str, profile: Profile | None = None) -> list:
     """``validate_steps`` of several cases, each (steps, counts, replays or None), in one set of rounds:
     a primitive that several cases use (a veccom size's Pointproofs and another's) is timed once per
     round, not once per case, and every case's steps are compared with the same medians of it.  The
     statistics of each check are those of ``validate_steps``: its step and every price it uses are
-    medians of `profile.samples` batches taken in the same rounds.  Returns one list of checks per case."""
+    medians of `profile.samples` batches taken in the same rounds.  Returns one list of checks per case.
+    `profile` None: ``VALIDATION_PROFILE``, read when called."""
+    profile = profile or VALIDATION_PROFILE
     cases = [(steps, counts, dict(replays or {})) for steps, counts, replays in cases]
     for steps, counts, replays in cases:
         missing = set(steps) ^ set(counts)
@@ -227,7 +229,7 @@ class StepClock:
 
 
 def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Counts], backend: str,
-                     profile: Profile = VALIDATION_PROFILE,
+                     profile: Profile | None = None,
                      replay: Callable[[StepClock], object] | None = None) -> list:
     """Like ``validate_steps``, for steps that only exist inside one protocol run.
 
@@ -240,12 +242,14 @@ def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Co
     return validate_clocked_together([(run, counts, replay)], backend, profile)[0]
 
 
-def validate_clocked_together(cases, backend: str, profile: Profile = VALIDATION_PROFILE) -> list:
+def validate_clocked_together(cases, backend: str, profile: Profile | None = None) -> list:
     """``validate_clocked`` of several protocol runs, each (run, counts, replay or None), in one set of
     rounds: the primitives they share (the mixnet's DB-SM and DB-RSM use the same curve operations) are
     timed once per round, not once per run, and each run's steps are compared with the same medians of
     them.  Each run keeps its own clock, and each of its timed runs follows an untimed run of itself
-    (``rewarm_long``), as alone.  Returns one list of checks per case."""
+    (``rewarm_long``), as alone.  Returns one list of checks per case.  `profile` None:
+    ``VALIDATION_PROFILE``, read when called."""
+    profile = profile or VALIDATION_PROFILE
     keys = sorted({k for _, counts, _ in cases for c in counts.values() for k in c})
     ops = _primitive_ops(keys, backend)
     clocks = []
