@@ -293,10 +293,11 @@ VALIDATION_BOUNDS: dict = {}
 
 
 #: the parameter set a validation runs by default (its chapter's table and the tests; --params picks the
-#: other, "both" runs both): the smaller modulus.  The two sets run the same code, step for step, with
-#: a 3072- or a 4096-bit modulus, and every exponentiation of either is a key measured in the same
-#: rounds, so the conservative set checks the same claim (the exponentiations are the cost) at 1.2x the
-#: time (issue 22: "where the gate validates at sizes larger than needed, use smaller ones")
+#: other; validate(params="both") from Python runs both): the smaller modulus.  The two sets run the
+#: same code, step for step, with a 3072- or a 4096-bit modulus, and every exponentiation of either is
+#: a key measured in the same rounds, so the conservative set checks the same claim (the
+#: exponentiations are the cost) at 1.2x the time (issue 22: "where the gate validates at sizes larger
+#: than needed, use smaller ones")
 VALIDATION_PARAMS = "aggressive"
 
 

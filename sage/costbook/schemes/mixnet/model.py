@@ -366,8 +366,8 @@ def step_estimates(source, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254
 #: smallest at which every step does all of its kinds of work (every term of every step's counts is
 #: non-zero there, the (m - 1) terms of the checks of the other mix-servers included).  How the counts
 #: grow with n and m is not what a timing shows: tests/test_mixnet_light_ops.py tallies each step of
-#: both protocols through the clock the validation times them with at (1, 2), (2, 2), (3, 2) and
-#: (2, 3) and requires exactly the stated counts.  What the timing adds is that those counts, priced,
+#: both protocols through the clock the validation times them with at (2, 2), (3, 2) and (2, 3)
+#: (DB-RSM also at (1, 2)) and requires exactly the stated counts.  What the timing adds is that those counts, priced,
 #: are the steps' time, which holds or fails alike at any size.  The former (4, 2) and (2, 3) runs took
 #: 2.5 times as long as (2, 2), and in the last committed run their steps' errors lay where the same
 #: steps' did at (2, 2) (DB-SM M2 +4.6%, +4.4%, +4.7%; M3 +4.8%, +4.4%, +4.3%), except DB-RSM M1 at
