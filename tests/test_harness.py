@@ -39,8 +39,11 @@ def test_batch_grows_until_it_takes_min_batch_seconds():
     # 0.1 s target -> 350 calls (0.105 s), where the power of two takes 512 (0.154 s)
     clock = FakeClock([3e-4] * 10_000)
     assert calibrate_batch(clock.op, 0.1, clock) == 512
+    spent = clock.now                                   # 1 + 512 calls to find 512
     exact = calibrate_exact(clock.op, 0.1, clock)
     assert exact * 3e-4 >= 0.1 and exact == pytest.approx(EXACT_MARGIN * 0.1 / 3e-4, abs=1)
+    # and finds it with a batch of an eighth of the target: 1 + 64 calls, not 1 + 512
+    assert clock.now - spent == pytest.approx(65 * 3e-4)
     # an operation that fills a batch alone stays at one call
     clock = FakeClock([0.2] * 10)
     assert calibrate_exact(clock.op, 0.1, clock) == 1
