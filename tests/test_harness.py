@@ -1,7 +1,8 @@
 """The timing harness's statistics, on a synthetic clock (nothing real is timed)."""
 import pytest
 
-from costbook.harness import Benchmark, Profile, calibrate_batch, run_benchmark, summarize, time_op
+from costbook.harness import (EXACT_MARGIN, Benchmark, Profile, calibrate_batch, calibrate_exact, run_benchmark,
+                               summarize, time_op)
 
 
 class FakeClock:
@@ -34,6 +35,18 @@ def test_batch_grows_until_it_takes_min_batch_seconds():
     clock = FakeClock([1e-4] * 10_000)
     batch = calibrate_batch(clock.op, 0.01, clock)
     assert batch * 1e-4 >= 0.01 and (batch // 2) * 1e-4 < 0.01
+    # the exact batch (what validation uses) fills the target with its margin and no more: 0.3 ms a call,
+    # 0.1 s target -> 350 calls (0.105 s), where the power of two takes 512 (0.154 s)
+    clock = FakeClock([3e-4] * 10_000)
+    assert calibrate_batch(clock.op, 0.1, clock) == 512
+    spent = clock.now                                   # 1 + 512 calls to find 512
+    exact = calibrate_exact(clock.op, 0.1, clock)
+    assert exact * 3e-4 >= 0.1 and exact == pytest.approx(EXACT_MARGIN * 0.1 / 3e-4, abs=1)
+    # and finds it with a batch of an eighth of the target: 1 + 64 calls, not 1 + 512
+    assert clock.now - spent == pytest.approx(65 * 3e-4)
+    # an operation that fills a batch alone stays at one call
+    clock = FakeClock([0.2] * 10)
+    assert calibrate_exact(clock.op, 0.1, clock) == 1
 
 
 def test_time_op_divides_batches_into_per_operation_times():

@@ -6,6 +6,7 @@ import pytest
 
 from costbook.cost import Counts
 from costbook.counting import counting
+from costbook.harness import Profile
 from costbook.schemes.mixnet import bbsig, bbsplus, dbrsm, dbsm, elgamal, shuffle, sigma
 from costbook.schemes.mixnet.curves import groups
 
@@ -204,4 +205,5 @@ def test_the_step_clock_times_exactly_the_priced_steps():
     assert all(t > 0 for t in clock.runs[0].values())
     # a step the run never times is an error, not a silent zero
     with pytest.raises(ValueError, match="never timed the steps"):
-        validate_clocked(lambda c: None, {"M9 nowhere": Counts({"bn254/g1_mul": 1})}, "sage")
+        validate_clocked(lambda c: None, {"M9 nowhere": Counts({"bn254/g1_mul": 1})}, "sage",
+                         Profile("error test", samples=1, min_batch_seconds=0.01, warmup_seconds=0.0))

@@ -59,10 +59,11 @@ def test_counts_price_hashes_only_and_estimates_say_what_they_leave_out():
 def test_validation_adds_each_merkle_steps_replay_to_its_prediction(monkeypatch):
     seen = {}
 
-    def fake(steps, counts, backend, profile=validation.VALIDATION_PROFILE, replays=None):
-        seen.update(replays or {})
-        return []
-    monkeypatch.setattr(validation, "validate_steps", fake)
+    def fake(cases, backend, profile=validation.VALIDATION_PROFILE):
+        for steps, counts, replays in cases:
+            seen.update(replays or {})
+        return [[] for _ in cases]
+    monkeypatch.setattr(validation, "validate_steps_together", fake)
     monkeypatch.setattr(validation, "runs_result", lambda runs, bounds=None, limits=None: {"runs": runs})
     model.validate(n=8)
     assert sorted(seen) == sorted(["merkle/commit", "merkle/verify", "merkle/commit_update",

@@ -8,9 +8,12 @@ import pytest
 
 from costbook.counting import counting
 from costbook.groups.msm import FixedBaseTable
+from costbook.harness import Profile
 from costbook.schemes.veccom import merkle, model, pointproofs as PP
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+#: the validation profile of the command-line test (the gate times with VALIDATION_PROFILE)
+CLI_PROFILE = Profile("cli test", samples=3, min_batch_seconds=0.02, warmup_seconds=0.0)
 N = 8
 VALS = model._values(N)
 NEW = model._values(N, "new")
@@ -139,8 +142,13 @@ def test_claims_are_on_their_seed_lines():
     assert "32 * log_2 n" in lines[model.SEED_SIZE_LINES["merkle"] - 1]
 
 
-def test_cli_estimate_and_validate(capsys):
+def test_cli_estimate_and_validate(capsys, monkeypatch):
+    from costbook import validation
     from costbook.cli import main
+    # the command's wiring and a ratio far from any bound, timed with a short profile beside the other
+    # tests: the same validation with VALIDATION_PROFILE and its bounds is the gate's
+    # (tests/test_validation_bounds.py, alone on the machine)
+    monkeypatch.setattr(validation, "VALIDATION_PROFILE", CLI_PROFILE)
     assert main(["estimate", "veccom", "--source", "reference", "--n", "64", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["sizes"]["merkle"]["proof"] == 32 * 6 and d["ops"]["pointproofs/verify"]["seconds"] > 0

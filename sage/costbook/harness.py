@@ -101,6 +101,34 @@ def summarize(per_op_times: list[float], batch: int) -> Timing:
 def calibrate_batch(op: Callable[[], object], min_batch_seconds: float,
                     clock: Callable[[], float] = CLOCK, max_batch: int = 1 << 24) -> int:
     """Smallest power of two of calls that takes at least `min_batch_seconds`."""
+    return _calibrate(op, min_batch_seconds, clock, max_batch)[0]
+
+
+#: how far above `min_batch_seconds` an exact batch aims (``calibrate_exact``): one call's time,
+#: measured once in the calibration, varies by a few percent
+EXACT_MARGIN = 1.05
+
+
+def calibrate_exact(op: Callable[[], object], min_batch_seconds: float,
+                    clock: Callable[[], float] = CLOCK, max_batch: int = 1 << 24) -> int:
+    """The number of calls that takes `min_batch_seconds` (with ``EXACT_MARGIN`` to spare), not
+    rounded up to a power of two: a power of two overshoots the target by up to 2x (by 44% on average
+    over operations of every speed), which costs time and buys no precision the target does not.  The
+    time of one call is taken from a calibration batch of an eighth of the target (``EXACT_PROBE``),
+    which measures it as well as a full one does (milliseconds of work on a microsecond clock) and
+    costs a tenth of the power-of-two search's up to two targets' worth of calls."""
+    batch, elapsed = _calibrate(op, min_batch_seconds * EXACT_PROBE, clock, max_batch)
+    if elapsed <= 0:
+        return calibrate_batch(op, min_batch_seconds, clock, max_batch)
+    return max(1, min(max_batch, math.ceil(batch * EXACT_MARGIN * min_batch_seconds / elapsed)))
+
+
+#: the share of the target a calibration batch of ``calibrate_exact`` fills (at least)
+EXACT_PROBE = 1 / 8
+
+
+def _calibrate(op, min_batch_seconds, clock, max_batch) -> tuple[int, float]:
+    """(the smallest power of two of calls that takes at least `min_batch_seconds`, its time)."""
     batch = 1
     while True:
         t0 = clock()
@@ -108,7 +136,7 @@ def calibrate_batch(op: Callable[[], object], min_batch_seconds: float,
             op()
         elapsed = clock() - t0
         if elapsed >= min_batch_seconds or batch >= max_batch:
-            return batch
+            return batch, elapsed
         # jump close to the target in one step when the estimate is reliable
         if elapsed > 0:
             guess = math.ceil(batch * min_batch_seconds / elapsed)
@@ -142,7 +170,7 @@ def time_op(op: Callable[[], object], *, samples: int = 5, min_batch_seconds: fl
 def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 0.01,
                      warmup_seconds: float = 0.02,
                      clock: Callable[[], float] = CLOCK, progress: Callable[[str, object], None] | None = None,
-                     rewarm_long: bool = False) -> dict:
+                     rewarm_long: bool = False, exact_batches: bool = False) -> dict:
     """Time several operations in rounds, one batch of each per round: {name: Timing}.
 
     `ops` maps a name to a callable, or to (callable, per_call).  When two things are to be
@@ -150,18 +178,25 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
     spreads a burst of machine noise over all of them instead of landing on one, so their
     ratio survives a noisy machine better than when each is timed in one stretch.
     `progress(stage, what)`, if given, is called with ("warm-up", name) once per operation and with
-    ("round", number) once per round.
+    ("round", number) once per round.  `exact_batches`: each batch is the number of calls that fills
+    `min_batch_seconds` (``calibrate_exact``), not the next power of two.  An operation whose first
+    call alone takes twice `min_batch_seconds` (a whole protocol run) is timed one call per batch
+    without calibrating it (which would only run it once more to find the same).
     """
     if samples < 1:
         raise ValueError(f"samples must be >= 1, got {samples}")
     prepared = {}
     for name, spec in ops.items():
         op, per_call = spec if isinstance(spec, tuple) else (spec, 1)
-        t_end = clock() + warmup_seconds
+        t0 = clock()
+        t_end = t0 + warmup_seconds
         op()
+        first = clock() - t0
         while clock() < t_end:
             op()
-        prepared[name] = (op, per_call, calibrate_batch(op, min_batch_seconds, clock))
+        calibrate = calibrate_exact if exact_batches else calibrate_batch
+        batch = 1 if first >= 2 * min_batch_seconds else calibrate(op, min_batch_seconds, clock)
+        prepared[name] = (op, per_call, batch)
         if progress:
             progress("warm-up", name)
     per_op = {name: [] for name in prepared}

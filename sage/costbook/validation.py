@@ -151,7 +151,7 @@ class StepCheck:
 
 
 def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[str, Counts],
-                   backend: str, profile: Profile = VALIDATION_PROFILE,
+                   backend: str, profile: Profile | None = None,
                    replays: Mapping[str, Callable[[], object]] | None = None) -> list:
     """Time each step callable and compare it with its count vector priced now.
 
@@ -165,22 +165,36 @@ def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[st
     record (the Merkle code's hashes: ``merkle.answering``), timed in the same rounds: its median is
     the step's interpreter work, added to the prediction as a measured term.
     """
-    missing = set(steps) ^ set(counts)
-    if missing:
-        raise ValueError(f"steps and counts must name the same steps; mismatch: {sorted(missing)}")
-    replays = dict(replays or {})
-    if set(replays) - set(steps):
-        raise ValueError(f"replays of steps that are not validated: {sorted(set(replays) - set(steps))}")
-    keys = sorted({k for c in counts.values() for k in c})
+    return validate_steps_together([(steps, counts, replays)], backend, profile)[0]
+
+
+def validate_steps_together(cases, backend: str, profile: Profile | None = None) -> list:
+    """``validate_steps`` of several cases, each (steps, counts, replays or None), in one set of rounds:
+    a primitive that several cases use (a veccom size's Pointproofs and another's) is timed once per
+    round, not once per case, and every case's steps are compared with the same medians of it.  The
+    statistics of each check are those of ``validate_steps``: its step and every price it uses are
+    medians of `profile.samples` batches taken in the same rounds.  Returns one list of checks per case.
+    `profile` None: ``VALIDATION_PROFILE``, read when called."""
+    profile = profile or VALIDATION_PROFILE
+    cases = [(steps, counts, dict(replays or {})) for steps, counts, replays in cases]
+    for steps, counts, replays in cases:
+        missing = set(steps) ^ set(counts)
+        if missing:
+            raise ValueError(f"steps and counts must name the same steps; mismatch: {sorted(missing)}")
+        if set(replays) - set(steps):
+            raise ValueError(f"replays of steps that are not validated: {sorted(set(replays) - set(steps))}")
+    keys = sorted({k for _, counts, _ in cases for c in counts.values() for k in c})
     ops = _primitive_ops(keys, backend)
-    ops.update({("step", name): op for name, op in steps.items()})
-    ops.update({("replay", name): op for name, op in replays.items()})
+    for i, (steps, _, replays) in enumerate(cases):
+        ops.update({("step", i, name): op for name, op in steps.items()})
+        ops.update({("replay", i, name): op for name, op in replays.items()})
     timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
-                             warmup_seconds=profile.warmup_seconds)
+                             warmup_seconds=profile.warmup_seconds, exact_batches=True)
     prices = measured_now(backend, {k: timed[("key", k)].to_entry() for k in keys}, profile, "validate_steps")
-    return [StepCheck.of(name, price(counts[name], prices, backend), timed[("step", name)],
-                         timed.get(("replay", name)))
-            for name in steps]
+    return [[StepCheck.of(name, price(counts[name], prices, backend), timed[("step", i, name)],
+                          timed.get(("replay", i, name)))
+             for name in steps]
+            for i, (steps, counts, _) in enumerate(cases)]
 
 
 def _primitive_ops(keys, backend: str) -> dict:
@@ -215,7 +229,7 @@ class StepClock:
 
 
 def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Counts], backend: str,
-                     profile: Profile = VALIDATION_PROFILE,
+                     profile: Profile | None = None,
                      replay: Callable[[StepClock], object] | None = None) -> list:
     """Like ``validate_steps``, for steps that only exist inside one protocol run.
 
@@ -225,36 +239,54 @@ def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Co
     performs the run with its priced operations answered from a record (``costbook.replay``), timed in
     the same rounds: each step's replay time is the interpreter's work its counts do not price, and is
     added to its prediction as a measured term."""
-    keys = sorted({k for c in counts.values() for k in c})
-    ops = _primitive_ops(keys, backend)
-    clock, replay_clock = StepClock(), StepClock()
+    return validate_clocked_together([(run, counts, replay)], backend, profile)[0]
 
-    def once():
-        clock.new_run()
-        run(clock)
-    ops[("run", "protocol")] = once
-    if replay is not None:
-        def replayed():
-            replay_clock.new_run()
-            replay(replay_clock)
-        ops[("run", "replay")] = replayed
+
+def validate_clocked_together(cases, backend: str, profile: Profile | None = None) -> list:
+    """``validate_clocked`` of several protocol runs, each (run, counts, replay or None), in one set of
+    rounds: the primitives they share (the mixnet's DB-SM and DB-RSM use the same curve operations) are
+    timed once per round, not once per run, and each run's steps are compared with the same medians of
+    them.  Each run keeps its own clock, and each of its timed runs follows an untimed run of itself
+    (``rewarm_long``), as alone.  Returns one list of checks per case.  `profile` None:
+    ``VALIDATION_PROFILE``, read when called."""
+    profile = profile or VALIDATION_PROFILE
+    keys = sorted({k for _, counts, _ in cases for c in counts.values() for k in c})
+    ops = _primitive_ops(keys, backend)
+    clocks = []
+    for i, (run, counts, replay) in enumerate(cases):
+        clock, replay_clock = StepClock(), StepClock()
+        clocks.append((clock, replay_clock))
+
+        def once(run=run, clock=clock):
+            clock.new_run()
+            run(clock)
+        ops[("run", i)] = once
+        if replay is not None:
+            def replayed(replay=replay, replay_clock=replay_clock):
+                replay_clock.new_run()
+                replay(replay_clock)
+            ops[("replay", i)] = replayed
     # the run takes far longer than a batch, so it is timed once per round
     # rewarm_long: each timed run follows an untimed one, so that Q1, the first step of a run, does not
     # start cold after the primitives' batches
     timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
-                             warmup_seconds=0.0, rewarm_long=True)
-    missing = set(counts) - set(clock.runs[-1])
-    if missing:
-        raise ValueError(f"the run never timed the steps {sorted(missing)}")
+                             warmup_seconds=0.0, rewarm_long=True, exact_batches=True)
     prices = measured_now(backend, {k: timed[("key", k)].to_entry() for k in keys}, profile, "validate_clocked")
-    rounds = clock.timed_runs
-    assert len(rounds) == profile.samples * timed[("run", "protocol")].batch
-    interp = None
-    if replay is not None:
-        interp = {name: summarize([r.get(name, 0.0) for r in replay_clock.timed_runs], 1) for name in counts}
-    return [StepCheck.of(name, price(c, prices, backend), summarize([r[name] for r in rounds], 1),
-                         interp[name] if interp else None)
-            for name, c in counts.items()]
+    out = []
+    for i, (run, counts, replay) in enumerate(cases):
+        clock, replay_clock = clocks[i]
+        missing = set(counts) - set(clock.runs[-1])
+        if missing:
+            raise ValueError(f"the run never timed the steps {sorted(missing)}")
+        rounds = clock.timed_runs
+        assert len(rounds) == profile.samples * timed[("run", i)].batch
+        interp = None
+        if replay is not None:
+            interp = {name: summarize([r.get(name, 0.0) for r in replay_clock.timed_runs], 1) for name in counts}
+        out.append([StepCheck.of(name, price(c, prices, backend), summarize([r[name] for r in rounds], 1),
+                                 interp[name] if interp else None)
+                    for name, c in counts.items()])
+    return out
 
 
 def validation_table(checks, caption: str = "") -> Table:
@@ -273,11 +305,12 @@ def yes_no(flag: bool) -> str:
 def validation_runs(cases, backend: str = "sage", bounds: Mapping[str, float] | None = None,
                     interpreter_limits: Mapping[str, float] | None = None) -> dict:
     """Validate several runs: cases yields (labels, steps, counts) or (labels, steps, counts, replays);
-    returns {"runs": [{**labels, "checks": [...]}, ...], "worst_error": ...} for a scheme's validate()."""
-    runs = []
-    for labels, steps, counts, *replays in cases:
-        checks = validate_steps(steps, counts, backend, replays=replays[0] if replays else None)
-        runs.append({**labels, "checks": [c.to_dict() for c in checks]})
+    returns {"runs": [{**labels, "checks": [...]}, ...], "worst_error": ...} for a scheme's validate().
+    The runs are timed together (``validate_steps_together``): a primitive two runs use is timed
+    once per round for both."""
+    cases = [(labels, steps, counts, replays[0] if replays else None) for labels, steps, counts, *replays in cases]
+    checked = validate_steps_together([(steps, counts, replays) for _, steps, counts, replays in cases], backend)
+    runs = [{**labels, "checks": [c.to_dict() for c in checks]} for (labels, *_), checks in zip(cases, checked)]
     return runs_result(runs, bounds, interpreter_limits)
 
 

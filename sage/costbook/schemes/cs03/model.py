@@ -292,7 +292,16 @@ def run_steps(bits: int, params=None, seed: int = 2003, crt: bool = False):
 VALIDATION_BOUNDS: dict = {}
 
 
-def validate(params="both", **_ignored) -> dict:
+#: the parameter set a validation runs by default (its chapter's table and the tests; --params picks the
+#: other; validate(params="both") from Python runs both): the smaller modulus.  The two sets run the
+#: same code, step for step, with a 3072- or a 4096-bit modulus, and every exponentiation of either is
+#: a key measured in the same rounds, so the conservative set checks the same claim (the
+#: exponentiations are the cost) at 1.2x the time (issue 22: "where the gate validates at sizes larger
+#: than needed, use smaller ones")
+VALIDATION_PARAMS = "aggressive"
+
+
+def validate(params=VALIDATION_PARAMS, **_ignored) -> dict:
     """Time each step of the Sage implementation against its tallied counts priced now (Sage backend)."""
     from ...validation import validation_runs
     sets = list(PARAMETER_SETS.values()) if params in ("both", None) else [PARAMETER_SETS[params]]
