@@ -9,6 +9,7 @@ and raise no script error.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -67,10 +68,32 @@ class Page:
         raise AssertionError(f"timed out waiting for {expression}")
 
 
+def this_machine() -> dict:
+    """The file `make book` would have measured: another scaling of the reference, another name."""
+    data = reader_machine()
+    data["name"] = "this-machine-test"
+    for entries in data["results"].values():
+        for e in entries.values():
+            for f in ("median", "q1", "q3", "mad", "low", "high", "min"):
+                if f in e:
+                    e[f] = e[f] * 1.7
+    return data
+
+
 @pytest.fixture(scope="module")
 def chapter_page(tmp_path_factory):
     out = tmp_path_factory.mktemp("book")
-    pages = render_book(ROOT, out, ROOT / "chapters")
+    here = out / "this-machine.json"
+    here.write_text(json.dumps(this_machine()))
+    old = os.environ.get("COSTBOOK_MEASUREMENTS")
+    os.environ["COSTBOOK_MEASUREMENTS"] = str(here)          # as make book renders after measuring
+    try:
+        pages = render_book(ROOT, out, ROOT / "chapters")
+    finally:
+        if old is None:
+            del os.environ["COSTBOOK_MEASUREMENTS"]
+        else:
+            os.environ["COSTBOOK_MEASUREMENTS"] = old
     chapter = Path(schemes.manifest(SCHEME).CHAPTER).with_suffix(".html").name
     return next(p for p in pages if p.name == chapter)
 
@@ -125,6 +148,20 @@ def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
     assert str(VALUE) in offered
     page.js(f"""(() => {{ const s = document.querySelector('.costbook-live select[data-option={OPTION}]');
                  s.value = '{VALUE}'; s.dispatchEvent(new Event('change')); }})()""")
+    # this machine's file, embedded by make book: offered by name, priced as costbook estimate prices it
+    model = schemes.get(SCHEME)
+    defaults = {k: v[0] for k, v in model.OPTIONS.items()}
+    here = next(d / "this-machine.json" for d in chapter_page.parents if (d / "this-machine.json").is_file())
+    page.js("""(() => { const s = document.querySelector('.costbook-live select[data-control=machine]');
+                 s.value = 'here'; s.dispatchEvent(new Event('change')); })()""")
+    page.wait_for("document.querySelector('.costbook-live-words').dataset.machine === 'here'")
+    words = page.js("document.querySelector('.costbook-live-words').textContent")
+    assert "this-machine.json" in words, words
+    expected, printed = cli_steps(SCHEME, str(here), {**defaults, OPTION: VALUE}, defaults)
+    assert expected is not None, printed
+    for g, e in zip(read_steps(page), expected):
+        assert g["label"] == e["label"] and g["error"] is None, g
+        assert g["total"] == pytest.approx(e["total"], rel=1e-9, abs=0), e["label"]
     # the machine: a file the book does not ship, through the file input
     doc = page.send("DOM.getDocument", depth=-1)
     node = page.send("DOM.querySelector", nodeId=doc["root"]["nodeId"], selector=".costbook-live input[type=file]")
@@ -134,8 +171,6 @@ def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
     words = page.js("document.querySelector('.costbook-live-words').textContent")
     assert "reader-laptop.json" in words and f"{OPTION} = {VALUE}" in words, words
     got = read_steps(page)
-    model = schemes.get(SCHEME)
-    defaults = {k: v[0] for k, v in model.OPTIONS.items()}
     expected, printed = cli_steps(SCHEME, str(reader), {**defaults, OPTION: VALUE}, defaults)
     assert expected is not None, printed
     assert [s["label"] for s in got] == [s["label"] for s in expected]

@@ -219,38 +219,25 @@ def test_page_prices_every_grid_point_like_the_cli(tmp_path):
     assert found == total, f"only {found} of {total} step totals appear in the CLI's JSON"
 
 
-def test_this_machine_is_offered_when_the_book_measured_one(tmp_path):
-    """`make book` renders with this machine's file: the export offers it, by its file name, priced
-    like the CLI with that file (the default point's steps, in Python: the node test covers the page)."""
-    path = tmp_path / "this-machine.json"
-    path.write_text(json.dumps(reader_machine()))
-    name = min(schemes.REGISTRY, key=lambda n: (ROOT / "chapters" / "live" / f"{n}.json").stat().st_size)
-    data = live.export(name, extra=[path])
-    ids = [m["id"] for m in data["machines"]]
-    assert ids == ["reference", "published", "this-machine"]
-    mine = data["machines"][-1]
-    assert "this-machine.json" in mine["label"] and mine["name"] == "reader-laptop-test"
-    defaults = {k: v[0] for k, v in schemes.get(name).OPTIONS.items()}
-    steps, _ = cli_steps(name, str(path), defaults, defaults)
-    calls = mine["points"][str(data["points"].index(defaults))]
-    assert [c[0] for c in calls] == [s["label"] for s in steps]
-
-
-def test_the_offline_book_exports_with_this_machine_once(tmp_path):
-    """The offline renderer's data: the committed export without a measured file; with one, an export
-    that offers it, made once and reused from the cache while its inputs stay the same."""
+def test_the_offline_book_embeds_this_machine_as_it_is_and_exports_nothing(tmp_path):
+    """`make book` renders with this machine's file: the page carries the committed export and the
+    file itself, which the page checks and prices as a reader's file (the node test holds that pricing
+    to the CLI for a file the book does not ship); no export runs for it."""
     from costbook.book import live_page
     name = min(schemes.REGISTRY, key=lambda n: (ROOT / "chapters" / "live" / f"{n}.json").stat().st_size)
-    assert live_page.exports(ROOT, [name], None)[name] == (ROOT / "chapters" / "live" / f"{name}.json").read_text()
-    measured = tmp_path / "this-machine.json"
-    measured.write_text(json.dumps(reader_machine()))
-    book = tmp_path / "book"
-    book.mkdir()
-    first = live_page.exports(book, [name], measured)[name]
-    assert "this-machine" in [m["id"] for m in json.loads(first)["machines"]]
-    cached = next((book / "build" / "cache" / "live").rglob(f"{name}.json"))
-    stamp = cached.stat().st_mtime_ns
-    assert live_page.exports(book, [name], measured)[name] == first and cached.stat().st_mtime_ns == stamp
+    committed = (ROOT / "chapters" / "live" / f"{name}.json").read_text()
+    assert live_page.exports(ROOT, [name]) == {name: committed}
+    machine = reader_machine()
+    machine["provenance"]["machine"] = "a test machine </script><b>"        # what the page must not end early on
+    path = tmp_path / "this-machine.json"
+    path.write_text(json.dumps(machine))
+    block = live_page.machine_script(path)
+    assert block.startswith('<script type="application/json" id="costbook-live-machine" data-file="this-machine.json">')
+    inner = block[block.index(">") + 1:-len("</script>")]
+    assert "</" not in inner and json.loads(inner) == machine       # "<\/" is "</" to JSON
+    page = live_page.page_scripts({name: committed}, "_static", block)
+    assert page.index("costbook-live-machine") < page.index("live/pricing.js")
+    assert live_page.machine_script(None) == "" and "costbook-live-machine" not in live_page.page_scripts({name: committed}, "_static")
 
 
 @pytest.mark.parametrize("grid, phrase", [({"no_such_option": (1,)}, "no option 'no_such_option'"),

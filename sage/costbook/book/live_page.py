@@ -14,13 +14,16 @@ renderer has no OJS runtime: it replaces each such block by ``<div class="costbo
 data-live="veccom">``, embeds the schemes' data in the page as ``<script type="application/json">``
 (a page opened from file:// may not fetch() a file) and loads the same two scripts, pricing.js and
 live.js, as classic scripts from ``_static/live/`` (Chromium refuses ES module imports from
-file://).  The data is the committed export, or, when the book was made with this machine's
-measurement, exported afresh with that machine too (``costbook.live``) and kept in build/cache/live/
-under the digest of its inputs.
+file://).  The data is the committed export (a scheme without one is exported here, ``costbook.live``,
+and kept in build/cache/live/ under the digest of its inputs).  When the book was made with this
+machine's measurement, the file itself is embedded too (``machine_script``): the page checks it with
+``costbook check``'s rules and offers it as a machine, priced the way a reader's own file is, so
+offering it costs no export (the node test holds that way of pricing to the CLI).
 """
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 import shutil
 from pathlib import Path
@@ -30,7 +33,7 @@ from . import cache
 
 ASSETS = Path(__file__).resolve().parent / "assets" / "live"
 SCRIPTS = ("pricing.js", "live.js")
-KEEP = 4                             # exports kept in build/cache/live (other measurement files, code)
+KEEP = 4                             # exports kept in build/cache/live (other code)
 COMMITTED = "chapters/live"          # the exports Quarto's OJS cells attach (FileAttachment("live/..."))
 OJS_BLOCK = re.compile(r"^```\{ojs\}[^\n]*\n(.*?)^```[ \t]*$\n?", re.S | re.M)
 ATTACHMENT = re.compile(r"""FileAttachment\(\s*["']live/([a-z0-9_]+)\.json["']\s*\)""")
@@ -61,26 +64,22 @@ def prepare(notebook) -> list:
     return names
 
 
-def exports(root: Path, names, measured: Path | None) -> dict:
-    """{scheme: the JSON text of its live data}.  Without this machine's file it is the committed
-    export beside the chapters (chapters/live/<scheme>.json, the copy Quarto attaches, which
-    tests/test_live_pricing.py holds to the CLI); with one, exported afresh with that machine added
-    and kept in build/cache/live/ while nothing it depends on changed (the costbook package, the
-    committed measurements, this machine's file)."""
-    if not names:
-        return {}
+def exports(root: Path, names) -> dict:
+    """{scheme: the JSON text of its live data}: the committed export beside the chapters
+    (chapters/live/<scheme>.json, the copy Quarto attaches, which tests/test_live_pricing.py holds to
+    the CLI); a scheme without one is exported here and kept in build/cache/live/ while nothing it
+    depends on changed (the costbook package, the committed measurements)."""
     committed = Path(root) / COMMITTED
-    if measured is None and all((committed / f"{n}.json").is_file() for n in names):
-        return {n: (committed / f"{n}.json").read_text(encoding="utf-8") for n in names}
-    h = hashlib.sha256(cache.shared_digest(root).encode())
-    if measured is not None:
-        h.update(measured.read_bytes())
-    folder = Path(root) / "build" / "cache" / "live" / h.hexdigest()[:20]
-    out = {}
-    for name in names:
+    out = {n: (committed / f"{n}.json").read_text(encoding="utf-8")
+           for n in names if (committed / f"{n}.json").is_file()}
+    missing = [n for n in names if n not in out]
+    if not missing:
+        return out
+    folder = Path(root) / "build" / "cache" / "live" / hashlib.sha256(cache.shared_digest(root).encode()).hexdigest()[:20]
+    for name in missing:
         path = folder / f"{name}.json"
         if not path.is_file():
-            live.write(folder, [name], [measured] if measured is not None else ())
+            live.write(folder, [name])
         out[name] = path.read_text(encoding="utf-8")
     folder.touch()
     _prune(folder.parent, keep=KEEP)
@@ -100,11 +99,26 @@ def copy_scripts(static: Path) -> None:
         shutil.copyfile(ASSETS / name, static / "live" / name)
 
 
-def page_scripts(data: dict, static_href: str) -> str:
-    """The HTML that ends a page with live estimates: each scheme's data once, then the scripts."""
+def _json_script(element_id: str, text: str, **attrs) -> str:
     # "</" cannot occur inside a script element; JSON reads "<\/" as "</"
-    blocks = [f'<script type="application/json" id="costbook-live-data-{name}">' + text.replace("</", "<\\/")
-              + "</script>" for name, text in data.items()]
+    extra = "".join(f' data-{k}="{html.escape(v)}"' for k, v in attrs.items())
+    return f'<script type="application/json" id="{element_id}"{extra}>' + text.replace("</", "<\\/") + "</script>"
+
+
+def machine_script(measured: Path | None) -> str:
+    """This machine's measurement file, embedded as it is (its name in data-file): live.js checks it
+    as a reader's file and offers it as "this machine"; nothing when the book had none."""
+    if measured is None:
+        return ""
+    return _json_script("costbook-live-machine", measured.read_text(encoding="utf-8"), file=measured.name)
+
+
+def page_scripts(data: dict, static_href: str, machine: str = "") -> str:
+    """The HTML that ends a page with live estimates: each scheme's data once, this machine's file
+    (``machine_script``) if any, then the scripts."""
+    blocks = [_json_script(f"costbook-live-data-{name}", text) for name, text in data.items()]
+    if machine:
+        blocks.append(machine)
     blocks += [f'<script src="{static_href}/live/{name}"></script>' for name in SCRIPTS]
     blocks.append("<script>costbookLive.mountAll(costbookPricing);</script>")
     return "\n".join(blocks)

@@ -428,8 +428,8 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
 
     out_dir.mkdir(parents=True, exist_ok=True)
     stylesheets = copy_static(out_dir, mathjax, css_files)
-    live_data = live_page.exports(root, sorted({n for names in live_names for n in names}),
-                                  live_page.measured_file(os.environ.get("COSTBOOK_MEASUREMENTS"), root))
+    live_data = live_page.exports(root, sorted({n for names in live_names for n in names}))
+    machine = live_page.machine_script(live_page.measured_file(os.environ.get("COSTBOOK_MEASUREMENTS"), root))
     if live_data:
         live_page.copy_scripts(out_dir / STATIC)
     written = []
@@ -449,7 +449,7 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
             page_title=(f"{ch.number}\u00a0 {ch.title_text}" if ch.number else ch.title_text),
             parts=[{"title": part, "chapters": list(group)} for part, group in groupby(links, lambda c: c["part"])],
             sections=sections,
-            body=body + (live_page.page_scripts({n: live_data[n] for n in live_names[i]}, static)
+            body=body + (live_page.page_scripts({n: live_data[n] for n in live_names[i]}, static, machine)
                          if live_names[i] else ""),
             nav={"prev": links[i - 1] if i > 0 else None, "next": links[i + 1] if i + 1 < len(links) else None},
             source=_source_label(ch, root),

@@ -36,7 +36,7 @@
     return `an integer in [${a.low}, ${a.high}]` + (a.zero ? ` (or 0: ${a.zero})` : "");
   }
 
-  function mount(container, datasets, P) {
+  function mount(container, datasets, P, thisMachine) {
     datasets = Array.isArray(datasets) ? datasets : [datasets];
     const stale = datasets.find((d) => d.format !== FORMAT);
     if (stale) {
@@ -44,7 +44,8 @@
       return container;
     }
     const uid = "live" + Math.random().toString(36).slice(2, 8);
-    const state = { scheme: 0, machine: datasets[0].template, own: null, ownFile: "", values: {}, x: null };
+    const state = { scheme: 0, machine: datasets[0].template, own: null, ownFile: "", here: null, hereFile: "",
+                    values: {}, x: null };
     container.classList.add("costbook-live");
     container.replaceChildren();
 
@@ -101,20 +102,37 @@
       };
       reader.readAsText(file);
     });
+    // this machine's measurement, embedded when the book was made with one: checked as a reader's file is,
+    // and priced the same way (offered as "this machine", not chosen for the reader)
+    if (thisMachine) {
+      try {
+        const set = P.parseMeasurementFile(thisMachine.text, thisMachine.name, datasets[0].schema);
+        if (set.kind === "measured") {
+          state.here = new P.PriceSet(set, datasets[0].schema);
+          state.hereFile = thisMachine.name;
+        }
+      } catch (e) {
+        fileMsg.textContent = `this machine's file: ${e.message}`;
+        fileMsg.dataset.state = "error";
+      }
+    }
     machineSel.addEventListener("change", () => { state.machine = machineSel.value; update(); });
     xSel.addEventListener("change", () => { state.x = xSel.value; update(); });
 
     function machineWords() {
       if (state.machine === "file") return `your file ${state.ownFile} (${state.own.name})`;
+      if (state.machine === "here") return `this machine's measurement ${state.hereFile} (${state.here.name})`;
       const m = data().machines.find((x) => x.id === state.machine);
       return `${m.label} (${m.name})`;
     }
-    const kind = () => (state.machine === "file" ? state.own.kind : data().machines.find((m) => m.id === state.machine).kind);
+    const own = () => (state.machine === "file" ? state.own : state.machine === "here" ? state.here : null);
+    const kind = () => (own() ? own().kind : data().machines.find((m) => m.id === state.machine).kind);
 
     function build() {
       const d = data();
-      if (state.machine !== "file" && !d.machines.some((m) => m.id === state.machine)) state.machine = d.template;
+      if (!own() && !d.machines.some((m) => m.id === state.machine)) state.machine = d.template;
       machineSel.replaceChildren(...d.machines.map((m) => el("option", { value: m.id, text: m.label })));
+      if (state.here) machineSel.append(el("option", { value: "here", text: `this machine: ${state.hereFile}` }));
       if (state.own) machineSel.append(el("option", { value: "file", text: `your file: ${state.ownFile}` }));
       machineSel.value = state.machine;
       controls.replaceChildren();
@@ -143,7 +161,7 @@
       const d = data();
       const i = P.findPoint(d, values);
       if (i < 0) return { refused: "not among the values the page offers" };
-      return P.pricePoint(d, state.machine === "file" ? d.template : state.machine, i, state.machine === "file" ? state.own : null);
+      return P.pricePoint(d, own() ? d.template : state.machine, i, own());
     }
 
     function effective() {
@@ -259,7 +277,8 @@
         const node = document.getElementById(`costbook-live-data-${name}`);
         return JSON.parse(node.textContent);
       });
-      mount(box, sets, P);
+      const here = document.getElementById("costbook-live-machine");
+      mount(box, sets, P, here ? { name: here.dataset.file, text: here.textContent } : null);
     }
   }
 
