@@ -16,7 +16,10 @@ running the scheme once more on a copy of the file whose every price is distinct
 Also exported, as data: the schema rules of ``costbook check`` (``measurements.validate``) and the
 key families (``keys.FAMILIES``), so the page refuses a malformed file with the same message.
 
-    python -m costbook.live --out DIR [--machine FILE] [SCHEME ...]   # DIR/<scheme>.json
+    python -m costbook.live --out DIR [SCHEME ...]   # DIR/<scheme>.json
+
+Any other measured file (this machine's, a reader's) is priced in the page from the reference
+machine's recorded calls, so it needs no export of its own.
 
 Nothing here names a scheme: the schemes come from ``costbook.schemes``.
 """
@@ -89,19 +92,14 @@ def machine_words(mset) -> str:
     return str(m or mset.name)
 
 
-def known_machines(model, extra=()) -> list:
+def known_machines(model) -> list:
     """(id, words for a reader, MeasurementSet) of every machine the book prices this scheme with:
-    the reference file, the scheme's published (seed) machine, and each file in `extra` (this
-    machine's measurement, when the book measured one)."""
+    the reference file and the scheme's published (seed) machine."""
     ref = measurements.load_source("reference")
     pub = measurements.load_source(f"published/{model.PUBLISHED}")
     out = [("reference", f"the reference machine ({machine_words(ref)})", ref),
            ("published", f"the seed's machine ({machine_words(pub)}; its published prices, completed as "
                          f"the scheme's model does)", pub)]
-    for i, path in enumerate(extra):
-        m = measurements.load(path)
-        out.append((f"measured-{i}" if i else "this-machine", f"this machine ({machine_words(m)}, measured "
-                                                              f"for this book: {Path(path).name})", m))
     return out
 
 
@@ -200,7 +198,7 @@ def _reader_recipes(model, mset, point: dict, calls: list, views: list) -> list:
     return recipes
 
 
-def export(name: str, extra=()) -> dict:
+def export(name: str) -> dict:
     """The live data of one scheme (see the module's docstring)."""
     model, manifest = schemes.get(name), schemes.manifest(name)
     offered = grid(model, manifest)
@@ -210,7 +208,7 @@ def export(name: str, extra=()) -> dict:
     points = [dict(zip(names, values)) for values in itertools.product(*offered.values())]
     tables, views = _Tables(), _Views()
     machines = []
-    for ident, words, mset in known_machines(model, extra):
+    for ident, words, mset in known_machines(model):
         priced = {}
         for i, point in enumerate(points):
             if not _applies(applies, point, defaults, mset.kind):
@@ -250,14 +248,14 @@ def schema_rules() -> dict:
     }
 
 
-def write(out_dir, names=None, extra=()) -> list:
+def write(out_dir, names=None) -> list:
     """Write <out_dir>/<scheme>.json for every scheme (or those named); returns the paths."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name in names or list(schemes.REGISTRY):
         path = out_dir / f"{name}.json"
-        text = json.dumps(export(name, extra), separators=(",", ":"), allow_nan=False)
+        text = json.dumps(export(name), separators=(",", ":"), allow_nan=False)
         if not path.exists() or path.read_text() != text:
             _replace(path, text)
         written.append(path)
@@ -274,10 +272,9 @@ def _replace(path: Path, text: str) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m costbook.live", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="folder for <scheme>.json")
-    ap.add_argument("--machine", action="append", default=[], help="a measured file to offer too")
     ap.add_argument("schemes", nargs="*")
     args = ap.parse_args(argv)
-    for path in write(args.out, args.schemes, args.machine):
+    for path in write(args.out, args.schemes):
         print(path)
     return 0
 
