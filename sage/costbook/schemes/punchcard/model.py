@@ -151,6 +151,15 @@ def per_redemption(counts: dict, curve: str, punches: int) -> dict:
 
 def message_sizes(curve: str = "ristretto255", redeem_check: str = "single") -> dict:
     """Bytes each step sends, measured as len() of the messages the Sage code produces."""
+    return dict(_message_sizes(curve, redeem_check))
+
+
+@functools.lru_cache(maxsize=None)          # a run of the protocol each: the same for every estimate
+def _message_sizes(curve: str, redeem_check: str) -> tuple:
+    return tuple(_sizes_of_one_run(curve, redeem_check).items())
+
+
+def _sizes_of_one_run(curve: str, redeem_check: str) -> dict:
     rng = _rng(curve, 2, "sizes")
     if curve == "ristretto255":
         G = curves.ristretto255()
