@@ -96,11 +96,12 @@ chapter: setup
 
 # Two phases.  First the library tests and strict nbval of every chapter on two workers (pytest-xdist;
 # --dist loadfile keeps each chapter's cells on one worker, in order; the chapters' live timings are
-# output-ignored; --no-loadscope-reorder hands files out in collection order, where tests/conftest.py
-# puts the few slow ones first, the longest first).  Then the validation tests alone, so that their
-# timings have the machine to themselves.
+# output-ignored, and time with validation.CHECK_PROFILE there: they check that every step and price
+# runs, not a bound; --no-loadscope-reorder hands files out in collection order, where
+# tests/conftest.py puts the few slow ones first, the longest first).  Then the validation tests alone,
+# with the full profile, so that their timings have the machine to themselves.
 test: setup
-	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not validation" tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider
+	COSTBOOK_VALIDATION_PROFILE=check $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not validation" tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider
 	$(PY) -m pytest -m validation tests -p no:cacheprovider
 
 # How long make book (fresh, then again with nothing changed) and both phases of make test take on

@@ -83,21 +83,20 @@ def toy_scheme(tmp_path, monkeypatch):
 # loadfile --no-loadscope-reorder: files are handed out in collection order).  The few files that
 # take minutes go first, the longest first, so that neither worker is left with one of them at the
 # end while the other is idle.  Within a file the order is unchanged (nbval runs a chapter's cells in
-# order).  The seconds are only an order: the files' nbval or test times in make test's first phase after
-# issue 22 cut the chapters' live validations (on the 2-core AMD EPYC shared with other jobs, so
-# inflated alike); the chapters are still mostly their validation cells.
+# order).  The seconds are only an order: the files' nbval or test times in make test's first phase on
+# the 2-core AMD EPYC, where the chapters' validations time with validation.CHECK_PROFILE.
 
 SLOW_FIRST = {
-    "tests/test_live_pricing.py": 120,
-    "chapters/05-traceable-mixnets.ipynb": 62,
-    "chapters/02-punch-cards.ipynb": 46,
-    "chapters/03-vector-commitments.ipynb": 46,
-    "chapters/04-verifiable-encryption.ipynb": 36,
-    "tests/test_cli_bad_inputs.py": 26,
-    "tests/test_mixnet_light_ops.py": 24,
+    "tests/test_live_pricing.py": 89,
+    "chapters/05-traceable-mixnets.ipynb": 33,
     "tests/test_book_cache.py": 24,
-    "chapters/06-comparison.ipynb": 20,
-    "tests/test_cs03.py": 20,
+    "tests/test_tamper_properties.py": 18,
+    "tests/test_mixnet_light_ops.py": 16,
+    "chapters/02-punch-cards.ipynb": 15,
+    "chapters/04-verifiable-encryption.ipynb": 14,
+    "chapters/03-vector-commitments.ipynb": 12,
+    "chapters/06-comparison.ipynb": 12,
+    "tests/test_cs03.py": 12,
 }
 
 

@@ -410,6 +410,9 @@ ENVIRONMENT_READERS = {
     "costbook/book/measured.py": "the book runner's check whether a measurement can be reused reads make's "
                                  "PROFILE ($COSTBOOK_PROFILE)",
     "costbook/book/bench.py": "make bench-self: runs make with the caller's environment and $MAKE",
+    "costbook/validation.py": "make test's first phase sets COSTBOOK_VALIDATION_PROFILE=check for the chapters "
+                              "nbval runs (kernels take only the environment): their validation tables are "
+                              "output nbval ignores; the gate and the book time with the full profile",
 }
 
 

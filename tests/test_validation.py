@@ -48,3 +48,25 @@ def test_a_replayed_steps_interpreter_work_is_added_to_its_prediction_and_bounde
     assert heavy.error == pytest.approx(0.0) and heavy.interpreter_share > INTERPRETER_SHARE_LIMIT
     result = runs_result([{"checks": [c.to_dict(), heavy.to_dict()]}])
     assert [b["step"] for b in result["beyond_bound"]] == ["t"]
+
+
+def test_the_check_profile_is_chosen_only_by_its_variable_and_never_in_the_book(monkeypatch, tmp_path):
+    """make test's first phase sets COSTBOOK_VALIDATION_PROFILE=check for the chapters nbval runs; the
+    book's chapter runner removes it, so the book's validation tables are always timed in full."""
+    import os
+
+    from costbook import validation
+    from costbook.book.execute import kernel_environment
+    monkeypatch.delenv(validation.PROFILE_VARIABLE, raising=False)
+    assert validation.default_profile() is validation.VALIDATION_PROFILE
+    monkeypatch.setenv(validation.PROFILE_VARIABLE, "check")
+    assert validation.default_profile() is validation.CHECK_PROFILE
+    assert validation.CHECK_PROFILE.samples < validation.VALIDATION_PROFILE.samples
+    with kernel_environment(tmp_path / "m.json"):
+        assert validation.PROFILE_VARIABLE not in os.environ
+        assert os.environ["COSTBOOK_MEASUREMENTS"] == str(tmp_path / "m.json")
+        assert validation.default_profile() is validation.VALIDATION_PROFILE
+    assert os.environ[validation.PROFILE_VARIABLE] == "check"      # restored
+    monkeypatch.setenv(validation.PROFILE_VARIABLE, "fast")
+    with pytest.raises(ValueError, match="COSTBOOK_VALIDATION_PROFILE must be 'check' or 'validation', got 'fast'"):
+        validation.default_profile()

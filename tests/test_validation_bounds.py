@@ -18,7 +18,7 @@ import pytest
 
 from pathlib import Path
 
-from costbook import schemes
+from costbook import schemes, validation
 from costbook.validation import DEFAULT_BOUND, bound_of, runs_result, validate_steps
 
 pytestmark = pytest.mark.validation
@@ -44,6 +44,14 @@ def test_a_scheme_outside_the_gate_says_why():
     for s in schemes.in_book_order():
         m = schemes.manifest(s)
         assert m.VALIDATION_CASES or len(getattr(m, "NOT_GATED", "")) > 40, s
+
+
+@pytest.fixture(autouse=True)
+def full_profile(monkeypatch):
+    """The gate times with VALIDATION_PROFILE whatever the environment says (make test's first phase
+    sets the check profile for the chapters nbval runs beside the other worker)."""
+    monkeypatch.delenv(validation.PROFILE_VARIABLE, raising=False)
+    assert validation.default_profile() is validation.VALIDATION_PROFILE
 
 
 def _model(scheme):

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import glob
 import multiprocessing
 import os
@@ -139,12 +140,7 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
     nb = nbformat.read(src, as_version=4)
     if overrides:
         inject_parameters(nb, list(overrides), str(src))
-    env_before = os.environ.get("COSTBOOK_MEASUREMENTS")
-    if measurements is None:
-        os.environ.pop("COSTBOOK_MEASUREMENTS", None)
-    else:
-        os.environ["COSTBOOK_MEASUREMENTS"] = str(Path(measurements).resolve())
-    try:
+    with kernel_environment(Path(measurements).resolve() if measurements is not None else None):
         # the kernel's own log at ERROR: no warning per kernel (about its localhost TCP channels)
         # in the book's log; what a cell writes to stderr still lands in the notebook
         client = NotebookClient(nb, kernel_name="sagemath", timeout=timeout,
@@ -153,11 +149,6 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
         t0 = time.perf_counter()
         client.execute()
         elapsed = time.perf_counter() - t0
-    finally:
-        if env_before is None:
-            os.environ.pop("COSTBOOK_MEASUREMENTS", None)
-        else:
-            os.environ["COSTBOOK_MEASUREMENTS"] = env_before
     dst.parent.mkdir(parents=True, exist_ok=True)
     tmp = dst.with_suffix(".ipynb.tmp")
     if cells is not None:
@@ -232,18 +223,32 @@ def _failure(e: BaseException) -> str:
 def render_into(root: Path, notebooks: Path, out: Path, measurements: Path | None) -> int:
     """Re-render the book from the executed copies, its footers naming `measurements`."""
     from . import render
-    env_before = os.environ.get("COSTBOOK_MEASUREMENTS")
-    if measurements is None:
-        os.environ.pop("COSTBOOK_MEASUREMENTS", None)
-    else:
-        os.environ["COSTBOOK_MEASUREMENTS"] = str(measurements)
-    try:
+    with kernel_environment(measurements):
         return render.main(["--project", str(root), "--notebooks", str(notebooks), "--out", str(out)])
+
+
+@contextlib.contextmanager
+def kernel_environment(measurements: Path | None):
+    """The environment a chapter runs (and renders) in, restored afterwards: $COSTBOOK_MEASUREMENTS
+    names `measurements` (none: the reference file), and the book's validations always use the full
+    profile (make test's first phase sets $COSTBOOK_VALIDATION_PROFILE for the chapters nbval runs)."""
+    from ..validation import PROFILE_VARIABLE
+    wanted = {"COSTBOOK_MEASUREMENTS": None if measurements is None else str(measurements),
+              PROFILE_VARIABLE: None}
+    before = {k: os.environ.get(k) for k in wanted}
+    try:
+        for k, v in wanted.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        yield
     finally:
-        if env_before is None:
-            os.environ.pop("COSTBOOK_MEASUREMENTS", None)
-        else:
-            os.environ["COSTBOOK_MEASUREMENTS"] = env_before
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 #: about how long each chapter takes (issue 22: after its validations were cut, on the 2-core AMD EPYC

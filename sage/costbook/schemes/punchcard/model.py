@@ -465,10 +465,10 @@ VALIDATION_BOUNDS: dict = {"client_setup": 0.10, "*": 0.08}
 def validate(curve: str = "ristretto255", punches: int = 10, db_size: int = 0,
              redeem_check: str = "single", profile=None, **_ignored) -> dict:
     """Time each step of the Sage code and compare it with its counts priced in Sage, now."""
-    from ...validation import VALIDATION_PROFILE, runs_result, validate_steps
+    from ...validation import runs_result, validate_steps
     counts = count_steps(curve, punches, db_size, redeem_check)
     steps = sage_steps(curve, punches, db_size, redeem_check)
-    checks = [c.to_dict() for c in validate_steps(steps, counts, "sage", profile or VALIDATION_PROFILE)]
+    checks = [c.to_dict() for c in validate_steps(steps, counts, "sage", profile)]
     summary = runs_result([{"checks": checks}], VALIDATION_BOUNDS)
     return {"scheme": "punchcard", "curve": curve, "punches": punches, "db_size": db_size,
             "redeem_check": redeem_check if curve == "bls12_381" else None, "backend": "sage",
