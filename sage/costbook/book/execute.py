@@ -237,18 +237,19 @@ def kernel_environment(measurements: Path | None):
               PROFILE_VARIABLE: None}
     before = {k: os.environ.get(k) for k in wanted}
     try:
-        for k, v in wanted.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        _set_environment(wanted)
         yield
     finally:
-        for k, v in before.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        _set_environment(before)
+
+
+def _set_environment(values: dict) -> None:
+    """Each variable set to its value, or removed where the value is None."""
+    for k, v in values.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
 
 
 #: about how long each chapter takes (issue 22: after its validations were cut, on the 2-core AMD EPYC
