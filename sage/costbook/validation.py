@@ -204,23 +204,27 @@ def validate_steps_together(cases, backend: str, profile: Profile | None = None)
             raise ValueError(f"steps and counts must name the same steps; mismatch: {sorted(missing)}")
         if set(replays) - set(steps):
             raise ValueError(f"replays of steps that are not validated: {sorted(set(replays) - set(steps))}")
-    keys = sorted({k for _, counts, _ in cases for c in counts.values() for k in c})
-    ops = _primitive_ops(keys, backend)
+    ops = {}
     for i, (steps, _, replays) in enumerate(cases):
         ops.update({("step", i, name): op for name, op in steps.items()})
         ops.update({("replay", i, name): op for name, op in replays.items()})
-    timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
-                             warmup_seconds=profile.warmup_seconds, exact_batches=True)
-    prices = measured_now(backend, {k: timed[("key", k)].to_entry() for k in keys}, profile, "validate_steps")
+    timed, prices = _timed_with_prices([counts for _, counts, _ in cases], ops, backend, profile,
+                                       "validate_steps", warmup_seconds=profile.warmup_seconds)
     return [[StepCheck.of(name, price(counts[name], prices, backend), timed[("step", i, name)],
                           timed.get(("replay", i, name)))
              for name in steps]
             for i, (steps, counts, _) in enumerate(cases)]
 
 
-def _primitive_ops(keys, backend: str) -> dict:
-    """{("key", k): (prepared benchmark, per_call)} of each key in `backend`, for time_interleaved."""
-    return {("key", k): (b.prepare(), b.per_call) for k, b in ((k, find_benchmark(k, backend)) for k in keys)}
+def _timed_with_prices(count_maps, ops: dict, backend: str, profile: Profile, command: str, **timing):
+    """`ops` (the steps or runs to time) and every key of the count vectors in `count_maps`, timed in one
+    set of interleaved rounds with `profile`; returns (the timings by op, the keys' prices measured
+    now as a MeasurementSet).  `timing`: time_interleaved's other options."""
+    keys = sorted({k for counts in count_maps for c in counts.values() for k in c})
+    primitives = {("key", k): (b.prepare(), b.per_call) for k, b in ((k, find_benchmark(k, backend)) for k in keys)}
+    timed = time_interleaved({**primitives, **ops}, samples=profile.samples,
+                             min_batch_seconds=profile.min_batch_seconds, exact_batches=True, **timing)
+    return timed, measured_now(backend, {k: timed[("key", k)].to_entry() for k in keys}, profile, command)
 
 
 class StepClock:
@@ -271,9 +275,7 @@ def validate_clocked_together(cases, backend: str, profile: Profile | None = Non
     (``rewarm_long``), as alone.  Returns one list of checks per case.  `profile` None:
     ``default_profile()``."""
     profile = profile or default_profile()
-    keys = sorted({k for _, counts, _ in cases for c in counts.values() for k in c})
-    ops = _primitive_ops(keys, backend)
-    clocks = []
+    ops, clocks = {}, []
     for i, (run, counts, replay) in enumerate(cases):
         clock, replay_clock = StepClock(), StepClock()
         clocks.append((clock, replay_clock))
@@ -290,9 +292,8 @@ def validate_clocked_together(cases, backend: str, profile: Profile | None = Non
     # the run takes far longer than a batch, so it is timed once per round
     # rewarm_long: each timed run follows an untimed one, so that Q1, the first step of a run, does not
     # start cold after the primitives' batches
-    timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
-                             warmup_seconds=0.0, rewarm_long=True, exact_batches=True)
-    prices = measured_now(backend, {k: timed[("key", k)].to_entry() for k in keys}, profile, "validate_clocked")
+    timed, prices = _timed_with_prices([counts for _, counts, _ in cases], ops, backend, profile,
+                                       "validate_clocked", warmup_seconds=0.0, rewarm_long=True)
     out = []
     for i, (run, counts, replay) in enumerate(cases):
         clock, replay_clock = clocks[i]
