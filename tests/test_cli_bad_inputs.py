@@ -737,7 +737,7 @@ def test_validate_still_takes_the_options_it_uses(monkeypatch, capsys):
     ran = []
     monkeypatch.setattr(module, "validate", functools.wraps(module.validate)(lambda **kw: ran.append(kw) or {}))
     monkeypatch.setattr(module, "format_validation", lambda r: "ran")
-    assert main(["validate", "veccom", "--n", "16"]) == 0 and ran == [{"n": 16}]
+    assert main(["validate", "veccom", "--n", "16", "--processes", "1"]) == 0 and ran == [{"n": 16}]
 
 
 HOLDER = textwrap.dedent("""

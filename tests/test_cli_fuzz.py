@@ -162,7 +162,8 @@ def _stubbed(module_name, attr):
                                        ("--source", "reference"), ("--\x1b",)]), min_size=1, max_size=3))
 def test_validate_refuses_bad_or_unused_options_before_any_work(name, parts):
     """Only refusals are fuzzed: a command line that would start a validation fails here (stubbed)."""
-    argv = ["validate", name, *[t for p in parts for t in p]]
+    # --processes 1: a validation that starts, starts here, where the stub is
+    argv = ["validate", name, *[t for p in parts for t in p], "--processes", "1"]
     stubs = [_stubbed(schemes.REGISTRY[n], "validate") for n in schemes.REGISTRY]
     for module, attr, real, called in stubs:
         setattr(module, attr, called)

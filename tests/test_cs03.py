@@ -288,7 +288,7 @@ def test_cli_estimate_and_validate_cs03(capsys, monkeypatch):
     assert main(["estimate", "cs03", "--model", "nonsense"]) == 2
     assert "--model must be one of" in capsys.readouterr().err
     assert main(["estimate", "cs03", "--modulus-bits", "-5"]) == 2
-    assert main(["validate", "cs03", "--params", "aggressive", "--json"]) == 0
+    assert main(["validate", "cs03", "--params", "aggressive", "--processes", "1", "--json"]) == 0
     v = json.loads(capsys.readouterr().out)
     assert [r["params"] for r in v["runs"]] == ["aggressive"]
     assert [c["step"] for c in v["runs"][0]["checks"]] == list(model.STEPS)

@@ -2,7 +2,7 @@
 import gmpy2
 import pytest
 
-from costbook import Counts
+from costbook import Counts, validation
 from costbook.backends.modexp import operands
 from costbook.harness import Profile
 from costbook.validation import find_benchmark, validate_steps, validation_table
@@ -70,3 +70,44 @@ def test_the_check_profile_is_chosen_only_by_its_variable_and_never_in_the_book(
     monkeypatch.setenv(validation.PROFILE_VARIABLE, "fast")
     with pytest.raises(ValueError, match="COSTBOOK_VALIDATION_PROFILE must be 'check' or 'validation', got 'fast'"):
         validation.default_profile()
+
+
+def _result(errors: dict, bounds=None) -> dict:
+    """A validation result of one run whose steps have these errors."""
+    return validation.runs_result([{"n": 2, "checks": [{"step": step, "error": e, "inside": False}
+                                                       for step, e in errors.items()]}], bounds)
+
+
+def test_the_median_process_is_reported_and_judged_again():
+    """Each step is the check of the process whose error is the median; a step beyond its bound in one
+    process only is within it, and one beyond it in the median process is beyond it."""
+    results = [_result({"a": 0.02, "b": 0.07, "c": -0.09}, {"c": 0.10}),
+               _result({"a": 0.09, "b": 0.06, "c": -0.12}, {"c": 0.10}),
+               _result({"a": 0.03, "b": 0.01, "c": -0.11}, {"c": 0.10})]
+    assert [b["step"] for b in results[1]["beyond_bound"]] == ["a", "b", "c"]
+    m = validation.median_of_processes(results)
+    checks = {c["step"]: c for c in m["runs"][0]["checks"]}
+    assert {s: c["error"] for s, c in checks.items()} == {"a": 0.03, "b": 0.06, "c": -0.11}
+    assert checks["a"]["process_errors"] == [0.02, 0.09, 0.03] and checks["a"]["within_bound"]
+    assert [(b["step"], b["n"], b["bound"]) for b in m["beyond_bound"]] == [("b", 2, 0.05), ("c", 2, 0.10)]
+    assert m["processes"] == 3 and m["worst_error"] == 0.11 and m["runs"][0]["n"] == 2
+    assert "the median of 3 processes" in validation.summary_line(m)
+
+
+def test_a_median_needs_an_odd_count_of_the_same_validation():
+    with pytest.raises(ValueError, match="odd"):
+        validation.median_of_processes([_result({"a": 0.0})] * 2)
+    with pytest.raises(ValueError, match="different steps"):
+        validation.median_of_processes([_result({"a": 0.0}), _result({"b": 0.0}), _result({"a": 0.0})])
+    for bad in (0, 2, 11, "3", 3.0):
+        with pytest.raises(ValueError, match="odd integer from 1 to 9"):
+            validation.validate_in_processes("cs03", {}, bad)
+
+
+def test_a_validation_runs_in_fresh_processes(toy_scheme):
+    """The toy's validation, run in three spawned interpreters (each finds the toy where this process
+    does), comes back as one median result."""
+    m = validation.validate_in_processes("schnorr", {"messages": 1}, 3)
+    assert m["processes"] == 3 and m["checked"] == 3
+    for c in m["runs"][0]["checks"]:
+        assert len(c["process_errors"]) == 3 and c["error"] == sorted(c["process_errors"])[1]

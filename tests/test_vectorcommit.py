@@ -161,7 +161,7 @@ def test_cli_estimate_and_validate(capsys, monkeypatch):
     assert d["ops"]["pointproofs/commit"]["seconds"] == pytest.approx(26.945e-3, rel=0.01)
     assert main(["estimate", "veccom", "--source", "published", "--msm", "yes"]) == 2     # the seed has no MSM
     assert "no price" in capsys.readouterr().err
-    assert main(["validate", "veccom", "--n", "16", "--json"]) == 0
+    assert main(["validate", "veccom", "--n", "16", "--processes", "1", "--json"]) == 0
     v = json.loads(capsys.readouterr().out)
     assert v["runs"][0]["n"] == 16
     assert all(0.5 < c["measured_s"] / c["predicted_s"] < 2 for c in v["runs"][0]["checks"]

@@ -4,7 +4,7 @@
     costbook measure-dalek [--profile full] [--out FILE]   # the punch-card seed's library (needs cargo)
     costbook estimate --counts '{"modexp/6144/256": 5}' --source reference [--backend gmp,sage] [--json]
     costbook estimate SCHEME [--params P] [--model M] [--<option> VALUE ...] [--source S] [--json]
-    costbook validate SCHEME [--<option> VALUE ...] [--json]
+    costbook validate SCHEME [--<option> VALUE ...] [--processes 3] [--json]   # median of 3 fresh processes
     costbook check FILE...          # schema-check measurement files
     costbook sources                # list the measurement files the book knows
 
@@ -30,7 +30,7 @@ import signal
 import sys
 from pathlib import Path
 
-from . import measurements, schemes
+from . import measurements, schemes, validation
 from .cost import Counts, CountsError, MissingPrice, price
 from .keys import UnknownPrimitiveKey
 
@@ -329,6 +329,17 @@ def cmd_estimate(args) -> int:
     return 0
 
 
+def _processes_arg(text: str | None) -> int:
+    """--processes: an odd count of fresh processes from 1 to validation.MAX_PROCESSES (default
+    validation.PROCESSES); 1 validates in this process."""
+    if text is None:
+        return validation.PROCESSES
+    if not (text.isascii() and text.isdigit() and int(text) % 2 == 1 and 1 <= int(text) <= validation.MAX_PROCESSES):
+        raise UsageError(f"--processes must be an odd integer from 1 to {validation.MAX_PROCESSES} (each step "
+                         f"reports the median process), got {text!r}")
+    return int(text)
+
+
 def cmd_validate(args) -> int:
     module = schemes.get(args.scheme)
     if not hasattr(module, "validate"):
@@ -343,7 +354,9 @@ def cmd_validate(args) -> int:
         used = [o for o in getattr(module, "OPTIONS", {}) if o in _validate_uses(module)]
         raise UsageError(f"validate {args.scheme} does not use {', '.join(map(_flag, unused))} (it takes: "
                          f"{', '.join(map(_flag, used)) or 'no scheme options'}; the others are estimate's)")
-    result = module.validate(**options)
+    processes = _processes_arg(args.processes)
+    result = (module.validate(**options) if processes == 1
+              else validation.validate_in_processes(args.scheme, options, processes))
     print(json.dumps(result, indent=2) if args.json else clean_text(module.format_validation(result)))
     return 0
 
@@ -467,6 +480,9 @@ def parser() -> argparse.ArgumentParser:
                        allow_abbrev=False)
     v.add_argument("scheme")
     v.add_argument("--params", help="one named parameter set (default: all of them)")
+    v.add_argument("--processes", help=f"validate in this many fresh processes, one after another, and report "
+                                       f"each step's median process (odd, 1 to {validation.MAX_PROCESSES}; default "
+                                       f"{validation.PROCESSES}; 1: in this process)")
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=cmd_validate)
 

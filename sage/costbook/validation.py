@@ -343,10 +343,17 @@ def runs_result(runs: list, bounds: Mapping[str, float] | None = None,
     "beyond_bound": the checks whose |error| exceeds their bound (``bound_of``) or whose replay takes
     more than its share (`interpreter_limits`, globs as `bounds`, default INTERPRETER_SHARE_LIMIT)};
     each check gains its "bound", "interpreter_limit" and "within_bound"."""
+    for r in runs:
+        for c in r["checks"]:
+            c["bound"] = bound_of(c["step"], bounds)
+            c["interpreter_limit"] = bound_of(c["step"], interpreter_limits, INTERPRETER_SHARE_LIMIT)
+    return _judged(runs)
+
+
+def _judged(runs: list) -> dict:
+    """``runs_result`` of runs whose checks carry their "bound" and "interpreter_limit"."""
     checks = [c for r in runs for c in r["checks"]]
     for c in checks:
-        c["bound"] = bound_of(c["step"], bounds)
-        c["interpreter_limit"] = bound_of(c["step"], interpreter_limits, INTERPRETER_SHARE_LIMIT)
         # a step whose replay takes a large share does heavy work no count prices: not within bound
         c["within_bound"] = (abs(c["error"]) <= c["bound"]
                              and c.get("interpreter_share", 0.0) <= c["interpreter_limit"])
@@ -360,6 +367,66 @@ def runs_result(runs: list, bounds: Mapping[str, float] | None = None,
             "beyond_bound": beyond}
 
 
+#: how many fresh processes ``costbook validate`` runs a validation in, one after another, by default
+PROCESSES = 3
+MAX_PROCESSES = 9
+#: the fields of a validation's result that ``_judged`` computes from its runs
+_JUDGED = ("runs", "worst_error", "in_interval", "checked", "beyond_bound")
+
+
+def validate_in_processes(scheme: str, options: Mapping | None = None, processes: int = PROCESSES) -> dict:
+    """`scheme`'s validate(**options) run in `processes` fresh interpreters, one after another, each
+    check the median process's (``median_of_processes``).
+
+    Why several processes: a process's own memory layout moves the ratio of a step to its primitives.
+    On the 2-core AMD EPYC, one quiet process in about ten put every Pointproofs G1 step 7% below its
+    prediction, and two validations in one process land together (the Merkle steps at n = 16, +8.8%
+    then +8.7% beside a busy process), so repeating a validation in the same process repeats its
+    layout.  A missing cost term misses in every process; a layout's excess does not come back in the
+    next fresh one.  `processes` must be odd, from 1 to MAX_PROCESSES."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from . import schemes
+    if not (isinstance(processes, int) and 1 <= processes <= MAX_PROCESSES and processes % 2 == 1):
+        raise ValueError(f"processes must be an odd integer from 1 to {MAX_PROCESSES} (the median "
+                         f"process's check is reported), got {processes!r}")
+    scheme_paths = list(schemes.__path__)       # a test's toy schemes too
+    results = []
+    for _ in range(processes):                  # one at a time: each has the machine as a single run
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            results.append(pool.submit(_validate_here, scheme, dict(options or {}), scheme_paths).result())
+    return median_of_processes(results)
+
+
+def _validate_here(scheme: str, options: dict, scheme_paths: list) -> dict:
+    """A child of ``validate_in_processes``: the scheme found where the parent finds it, validated."""
+    from . import schemes
+    schemes.__path__.extend(p for p in scheme_paths if p not in schemes.__path__)
+    return schemes.get(scheme).validate(**options)
+
+
+def median_of_processes(results: list) -> dict:
+    """One validation result from several of the same validation (its runs and steps in the same
+    order): each check is that of the process whose error is the median of them, with
+    "process_errors" (every process's error, in order); "processes" says how many.  Bounds are each
+    check's own; which are within them, the worst error and the rest are judged again."""
+    if not results or len(results) % 2 == 0:
+        raise ValueError(f"the median of an odd number of results, got {len(results)}")
+    first = results[0]
+    runs = []
+    for i, run in enumerate(first["runs"]):
+        checks = []
+        for j, check in enumerate(run["checks"]):
+            versions = [r["runs"][i]["checks"][j] for r in results]
+            if any(v["step"] != check["step"] for v in versions):
+                raise ValueError(f"the processes validated different steps at run {i}, step {j}")
+            median = dict(sorted(versions, key=lambda c: c["error"])[len(versions) // 2])
+            checks.append({**median, "process_errors": [v["error"] for v in versions]})
+        runs.append({**{k: v for k, v in run.items() if k != "checks"}, "checks": checks})
+    return {**{k: v for k, v in first.items() if k not in _JUDGED}, "processes": len(results),
+            **_judged(runs)}
+
+
 def format_check(c: dict) -> list:
     """One check dict as table cells: predicted [interval], measured, error, in interval."""
     return [fmt_interval(c["predicted_s"], c["predicted_low_s"], c["predicted_high_s"]),
@@ -370,13 +437,19 @@ def format_runs(result: dict, labels) -> str:
     """A validate() result as text: the run's label fields, then each step's prediction [interval],
     measured time, error and whether the measurement is in the interval."""
     replayed = any("interpreter_s" in c for r in result["runs"] for c in r["checks"])
+    several = result.get("processes", 1) > 1
     t = Table([*labels, "step", "predicted [interval]", "measured", "error", "in interval"]
-              + (["of which interpreter"] if replayed else []))
+              + (["of which interpreter"] if replayed else []) + (["error in each process"] if several else []))
     for r in result["runs"]:
         for c in r["checks"]:
             t.add(*(r[f] for f in labels), c["step"], *format_check(c),
-                  *([interpreter_cell(c)] if replayed else []))
+                  *([interpreter_cell(c)] if replayed else []), *([process_cell(c)] if several else []))
     return t.to_text() + "\n" + summary_line(result)
+
+
+def process_cell(c: dict) -> str:
+    """A median check's error in each process (``median_of_processes``), in the order they ran."""
+    return " ".join(f"{e:+.1%}" for e in c["process_errors"])
 
 
 def interpreter_cell(c: dict) -> str:
@@ -390,7 +463,9 @@ def interpreter_cell(c: dict) -> str:
 def summary_line(result: dict) -> str:
     """The worst |error|, how many steps are in their interval and which leave their bound."""
     beyond = result.get("beyond_bound", [])
-    return (f"worst |error|: {result['worst_error']:.1%}; in interval: {result['in_interval']} of "
+    processes = result.get("processes", 1)
+    return ((f"each step: the median of {processes} processes; " if processes > 1 else "")
+            + f"worst |error|: {result['worst_error']:.1%}; in interval: {result['in_interval']} of "
             f"{result['checked']} steps; "
             + ("beyond their bound: " + ", ".join(f"{b['step']} {b['error']:+.1%} (bound {b['bound']:.0%}"
                                                    + (f", interpreter {b['interpreter_share']:.0%}"

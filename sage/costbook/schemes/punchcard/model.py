@@ -469,22 +469,25 @@ def validate(curve: str = "ristretto255", punches: int = 10, db_size: int = 0,
     counts = count_steps(curve, punches, db_size, redeem_check)
     steps = sage_steps(curve, punches, db_size, redeem_check)
     checks = [c.to_dict() for c in validate_steps(steps, counts, "sage", profile)]
-    summary = runs_result([{"checks": checks}], VALIDATION_BOUNDS)
-    return {"scheme": "punchcard", "curve": curve, "punches": punches, "db_size": db_size,
-            "redeem_check": redeem_check if curve == "bls12_381" else None, "backend": "sage",
-            "steps": checks, **{k: v for k, v in summary.items() if k != "runs"}}
+    # one run, labelled as validate's other results are (costbook validate takes the median of several)
+    run = {"curve": curve, "punches": punches, "db_size": db_size,
+           "redeem_check": redeem_check if curve == "bls12_381" else None, "checks": checks}
+    return {"scheme": "punchcard", "backend": "sage", **runs_result([run], VALIDATION_BOUNDS)}
 
 
 def format_validation(result: dict) -> str:
     from ...report import Table, fmt_time
-    from ...validation import summary_line, yes_no
-    t = Table(["step", "predicted [interval]", "measured (median)", "quartiles", "error", "in interval"],
-              caption=f"punch card on {result['curve']}, Sage code, predicted from counts x Sage prices "
+    from ...validation import process_cell, summary_line, yes_no
+    run = result["runs"][0]
+    several = result.get("processes", 1) > 1
+    t = Table(["step", "predicted [interval]", "measured (median)", "quartiles", "error", "in interval"]
+              + (["error in each process"] if several else []),
+              caption=f"punch card on {run['curve']}, Sage code, predicted from counts x Sage prices "
                       f"measured in the same run")
-    for c in result["steps"]:
+    for c in run["checks"]:
         t.add(LABELS[c["step"]], fmt_interval(c["predicted_s"], c["predicted_low_s"], c["predicted_high_s"]),
               fmt_time(c["measured_s"]), f"{fmt_time(c['measured_q1_s'])} – {fmt_time(c['measured_q3_s'])}",
-              f"{c['error']:+.1%}", yes_no(c["inside"]))
+              f"{c['error']:+.1%}", yes_no(c["inside"]), *([process_cell(c)] if several else []))
     return t.to_text() + "\n" + summary_line(result)
 
 
