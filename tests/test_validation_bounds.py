@@ -4,9 +4,9 @@ primitives timed in the same rounds, stays within the bound its model states (``
 
 The runs are small (one parameter set or size per scheme) so that `make test` stays within its time
 budget.  Timing noise on a shared machine falls on primitives and steps alike (they are timed in
-interleaved rounds, on the process's CPU clock); what does not is the process's own memory layout,
-which moves a step's ratio to its primitives for as long as the process lives (one quiet process in
-about ten put every Pointproofs G1 step 7% low; beside a busy process one put the Merkle steps at
+interleaved rounds, on the process's CPU clock); what does not is something the process keeps for its
+whole life (its memory layout, most likely), which moves a step's ratio to its primitives (one quiet process in
+twenty put every Pointproofs G1 step 7% low; beside a busy process one put the Merkle steps at
 n = 16 at +8.8%, then +8.7% when validated again in the same process).  So a run with a step beyond
 its bound is validated again as `costbook validate` does, in three fresh processes one after another
 (``validation.validate_in_processes``), and fails when the median process puts a step beyond its

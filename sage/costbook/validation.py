@@ -378,12 +378,13 @@ def validate_in_processes(scheme: str, options: Mapping | None = None, processes
     """`scheme`'s validate(**options) run in `processes` fresh interpreters, one after another, each
     check the median process's (``median_of_processes``).
 
-    Why several processes: a process's own memory layout moves the ratio of a step to its primitives.
-    On the 2-core AMD EPYC, one quiet process in about ten put every Pointproofs G1 step 7% below its
-    prediction, and two validations in one process land together (the Merkle steps at n = 16, +8.8%
-    then +8.7% beside a busy process), so repeating a validation in the same process repeats its
-    layout.  A missing cost term misses in every process; a layout's excess does not come back in the
-    next fresh one.  `processes` must be odd, from 1 to MAX_PROCESSES."""
+    Why several processes: the ratio of a step to its primitives moves with something a process keeps
+    for its whole life (its memory layout, most likely; the inputs come from fixed seeds).  On the
+    2-core AMD EPYC one of twenty quiet processes put every Pointproofs G1 step 7% below its prediction
+    (the others 0-2% above), one of six beside a busy process 13% above; and two validations in one
+    process land together (the Merkle steps at n = 16: +8.8%, then +8.7%), so repeating a validation
+    in the same process repeats its error.  A missing cost term misses in every process; a process's
+    excess does not come back in the next fresh one.  `processes` must be odd, from 1 to MAX_PROCESSES."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from . import schemes

@@ -377,9 +377,11 @@ VALIDATION_MAX = (8, 4)         # --n and --m of a validation run: the Sage prot
 #: the bound on each step's |error| in validation (validation.bound_of).  Every step is its pairing-group
 #: operations, additions and Fiat–Shamir serialisations, plus the interpreter's work around them, which
 #: the validation measures by replaying the run without its priced operations (costbook.replay: 0.1-2%
-#: of a step).  What is left is context: timed in place, a Sage G1 multiplication's mean runs 1.4-2.6%
-#: above its own benchmark loop (a multiplication after other work starts with colder caches; some run
-#: 15-30% slow), so the steps ran -3% to +6% on a quiet machine: 8%.  The first step of a run follows the
+#: of a step).  What is left is context: timed in place, a DB-SM run's 670 G1
+#: multiplications had a median 2-4% and a mean 5-7% above their own benchmark loop (a multiplication
+#: after other work starts with colder caches; some run 15-30% slow), so the M steps ran +2% to +9% in
+#: single quiet processes and +4% to +8.5% as medians of three: 8%, which they do not always hold
+#: (manifest.NOT_GATED).  The first step of a run follows the
 #: previous run's pairings, after which the first multiplications run 10-20% slow (a G2 multiplication
 #: 2.5 to 3.0 ms against 2.5): DB-SM's Q1 (a few milliseconds) 10%; DB-RSM's Q0, 3 ms at n = 2 and
 #: nothing but 3n multiplications and their checks, ran +8% to +19%: 25%.
