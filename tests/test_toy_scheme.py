@@ -69,13 +69,17 @@ def test_bad_inputs_are_refused_in_one_line(toy_scheme, capsys, argv, phrase):
 
 
 def test_costbook_validate(toy_scheme, capsys):
-    """The CLI runs the toy's validation (a tiny profile: about a second).  Timing, so only its shape
-    is checked here; tests/test_validation_bounds.py checks its bounds with the other schemes."""
+    """The CLI runs the toy's validation (a tiny profile: about a second) in three spawned interpreters,
+    each of which finds the toy where this process does, and reports each step's median process.
+    Timing, so only its shape is checked here; tests/test_validation_bounds.py checks its bounds with
+    the other schemes."""
     code, out, err = run(["validate", "schnorr", "--messages", "1", "--json"], capsys)
     assert (code, err) == (0, "")
     result = json.loads(out)
-    assert [c["step"] for c in result["runs"][0]["checks"]] == ["keygen", "sign", "verify"]
-    assert all(c["predicted_s"] > 0 and c["measured_s"] > 0 for c in result["runs"][0]["checks"])
+    checks = result["runs"][0]["checks"]
+    assert [c["step"] for c in checks] == ["keygen", "sign", "verify"] and result["processes"] == 3
+    assert all(c["predicted_s"] > 0 and c["measured_s"] > 0 for c in checks)
+    assert all(len(c["process_errors"]) == 3 and c["error"] == sorted(c["process_errors"])[1] for c in checks)
 
 
 def test_the_protocol_signs_and_refuses_forgeries(toy_scheme):

@@ -103,11 +103,3 @@ def test_a_median_needs_an_odd_count_of_the_same_validation():
         with pytest.raises(ValueError, match="odd integer from 1 to 9"):
             validation.validate_in_processes("cs03", {}, bad)
 
-
-def test_a_validation_runs_in_fresh_processes(toy_scheme):
-    """The toy's validation, run in three spawned interpreters (each finds the toy where this process
-    does), comes back as one median result."""
-    m = validation.validate_in_processes("schnorr", {"messages": 1}, 3)
-    assert m["processes"] == 3 and m["checked"] == 3
-    for c in m["runs"][0]["checks"]:
-        assert len(c["process_errors"]) == 3 and c["error"] == sorted(c["process_errors"])[1]
