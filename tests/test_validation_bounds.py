@@ -16,6 +16,7 @@ A test below shows that the check does catch a step whose counts leave work out.
 from __future__ import annotations
 
 import hashlib
+import warnings
 
 import pytest
 
@@ -85,6 +86,12 @@ def test_every_step_stays_within_its_bound(scheme, options, request):
     assert not failed, "beyond the bound in the median of three fresh processes: " + "; ".join(
         f"{dict(where)}: {err:+.1%} (bound {b:.0%}; the processes {', '.join(f'{e:+.1%}' for e in errors)}; "
         f"the first run {first_errors.get(where, float('nan')):+.1%})" for where, err, b, errors in failed)
+    # passed on the re-validation: the log's warnings summary says which steps missed in the first run
+    warnings.warn(f"{scheme} {options}: beyond the bound in the first run, within it as the median of three "
+                  f"fresh processes: " + "; ".join(
+                      f"{dict(where)['step']} {err:+.1%} (bound {b:.0%}; then "
+                      f"{', '.join(f'{e:+.1%}' for e in _process_errors(again, dict(where)))})"
+                      for where, err, b in beyond), stacklevel=1)
 
 
 def _process_errors(result, where: dict) -> list:
@@ -119,3 +126,29 @@ def test_a_step_whose_counts_leave_work_out_is_caught():
                                      validate_steps({"two hashes": step}, {"two hashes": {"sha256/64B": 2}}, "python")]}])
     assert [b["step"] for b in wrong["beyond_bound"]] == ["two hashes"] and wrong["worst_error"] > 0.5
     assert right["beyond_bound"] == [] or right["worst_error"] < wrong["worst_error"] / 3
+
+
+def _one_step(error: float) -> dict:
+    return validation.runs_result([{"n": 16, "checks": [{"step": "merkle/a", "error": error, "inside": False}]}],
+                                  {"merkle/*": 0.08})
+
+
+@pytest.mark.parametrize("process_errors,passes", [((0.03, 0.09, 0.05), True), ((0.09, 0.03, 0.085), False)])
+def test_a_miss_is_judged_by_the_median_of_three_fresh_processes(monkeypatch, process_errors, passes):
+    """The gate's own rule, on made-up results: a step beyond its bound in the first run passes (with a
+    warning in the log) when the median of three fresh processes is within it, and fails when it is not."""
+    import sys
+    import types
+    gate = sys.modules[__name__]
+    monkeypatch.setattr(gate, "_model", lambda scheme: types.SimpleNamespace(validate=lambda **o: _one_step(0.09)))
+    asked = []
+    monkeypatch.setattr(validation, "validate_in_processes", lambda scheme, options, k: asked.append((scheme, options, k))
+                        or validation.median_of_processes([_one_step(e) for e in process_errors]))
+    if passes:
+        with pytest.warns(UserWarning, match=r"merkle/a \+9\.0% \(bound 8%; then \+3\.0%, \+9\.0%, \+5\.0%\)"):
+            gate.test_every_step_stays_within_its_bound("veccom", {"n": 16}, None)
+    else:
+        with pytest.raises(AssertionError, match=r"\+8\.5% \(bound 8%; the processes \+9\.0%, \+3\.0%, \+8\.5%; "
+                                                 r"the first run \+9\.0%\)"):
+            gate.test_every_step_stays_within_its_bound("veccom", {"n": 16}, None)
+    assert asked == [("veccom", {"n": 16}, 3)]
