@@ -1,7 +1,7 @@
 """Hashing and hash-set lookups (backend ``python``: CPython's hashlib and set).
 
-``sha256/64B`` and ``sha512/64B`` hash a fresh 64-byte input each call (OpenSSL
-underneath hashlib).  ``hashset/lookup/<size>`` tests membership of 32-byte keys
+``sha256/<n>B`` and ``sha512/<n>B`` hash one fixed n-byte input (from a seed) at each call
+(OpenSSL underneath hashlib; a hash's time does not depend on its input's bytes).  ``hashset/lookup/<size>`` tests membership of 32-byte keys
 in a set of <size> random 32-byte keys, half of the probes present and half
 absent, over a pool of 1024 probes per call (so `per_call` = 1024).
 
