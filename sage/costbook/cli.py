@@ -334,10 +334,11 @@ def _processes_arg(text: str | None) -> int:
     validation.PROCESSES); 1 validates in this process."""
     if text is None:
         return validation.PROCESSES
-    if not (text.isascii() and text.isdigit() and int(text) % 2 == 1 and 1 <= int(text) <= validation.MAX_PROCESSES):
-        raise UsageError(f"--processes must be an odd integer from 1 to {validation.MAX_PROCESSES} (each step "
-                         f"reports the median process), got {text!r}")
-    return int(text)
+    try:
+        return validation.checked_processes(int(text) if text.isascii() and text.isdigit() else text,
+                                            "--processes")
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def cmd_validate(args) -> int:

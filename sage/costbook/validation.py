@@ -388,15 +388,22 @@ def validate_in_processes(scheme: str, options: Mapping | None = None, processes
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from . import schemes
-    if not (isinstance(processes, int) and 1 <= processes <= MAX_PROCESSES and processes % 2 == 1):
-        raise ValueError(f"processes must be an odd integer from 1 to {MAX_PROCESSES} (the median "
-                         f"process's check is reported), got {processes!r}")
+    checked_processes(processes)
     scheme_paths = list(schemes.__path__)       # a test's toy schemes too
     results = []
     for _ in range(processes):                  # one at a time: each has the machine as a single run
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
             results.append(pool.submit(_validate_here, scheme, dict(options or {}), scheme_paths).result())
     return median_of_processes(results)
+
+
+def checked_processes(processes, name: str = "processes") -> int:
+    """`processes` if it is an odd integer from 1 to MAX_PROCESSES, else a ValueError of one line naming
+    `name` (the CLI's option, --processes)."""
+    if not (type(processes) is int and 1 <= processes <= MAX_PROCESSES and processes % 2 == 1):
+        raise ValueError(f"{name} must be an odd integer from 1 to {MAX_PROCESSES} (each step reports the "
+                         f"median process), got {processes!r}")
+    return processes
 
 
 def _validate_here(scheme: str, options: dict, scheme_paths: list) -> dict:
