@@ -119,3 +119,63 @@ def dbsm_dpk_statement(G, x, X, m: int, rng):
     proof = sigma.prove_distributed(G, dbsm.BBRelation(X, gamma, sig_tilde),
                                     [tuple(s[k] for s in shares) for k in range(m)], rng)
     return gamma, sig_tilde, proof
+
+
+# ---------------------------------------------------------------------------------------------
+# Bounded work on rejection, as a ratio that holds on any machine: a rejection is compared with an
+# honest verification of the same transcript, both in CPU time of this process (a busy machine
+# delays a call but does not add to its CPU time), never with a number of seconds
+
+import math  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+
+#: a rejection may cost at most this many honest verifications.  Unbounded work costs far more: an
+#: exponent of 2^100000 or 2^200000 where 256 or a few thousand bits are honest, a list 2^70 long.
+REJECTION_WORK_RATIO = 4.0
+#: a verification that costs less than this is timed in batches that cost about this much, so that one
+#: call's timer, garbage collection or cache misses do not decide a ratio (a batch size, not a limit)
+BATCH_CPU_S = 0.002
+
+
+def cpu_seconds(call):
+    """(CPU seconds of this process that call() took, its result)."""
+    start = time.process_time()
+    result = call()
+    return time.process_time() - start, result
+
+
+def batch_size(honest_s: float) -> int:
+    return max(1, math.ceil(BATCH_CPU_S / max(honest_s, 1e-9)))
+
+
+def honest_cpu_seconds(verify_honest, runs: int = 3) -> float:
+    """CPU seconds of one honest verification: the median of `runs` timed batches (``batch_size``),
+    after one untimed call (caches filled)."""
+    assert verify_honest() is True, "the honest transcript does not verify"
+    single = statistics.median(cpu_seconds(verify_honest)[0] for _ in range(runs))
+    k = batch_size(single)
+    if k == 1:
+        return single
+    return statistics.median(cpu_seconds(lambda: [verify_honest() for _ in range(k)])[0] / k
+                             for _ in range(runs))
+
+
+def rejection_work(reject, honest_s: float, tries: int = 3):
+    """(verdict, ratio): reject()'s verdict and its CPU time per call over honest_s, timed in batches
+    of ``batch_size(honest_s)`` calls.  A batch over the ratio is tried again, up to `tries` times,
+    keeping the least; a batch stops as soon as it is over (unbounded work is not waited for);
+    every call must give the same verdict."""
+    k, best, verdicts = batch_size(honest_s), math.inf, set()
+    for _ in range(tries):
+        spent, calls = 0.0, 0
+        while calls < k and spent <= REJECTION_WORK_RATIO * honest_s * k:
+            seconds, v = cpu_seconds(reject)
+            spent, calls = spent + seconds, calls + 1
+            verdicts.add(repr(v))
+        best = min(best, spent / calls)
+        if best <= REJECTION_WORK_RATIO * honest_s:
+            break
+    if len(verdicts) != 1:
+        raise AssertionError(f"the verdict changed between calls: {sorted(verdicts)}")
+    return v, best / honest_s
