@@ -1,7 +1,7 @@
 """Tables as a reader sees them: no Python reprs, citations readable without the renderer and
 turned back into pandoc markers by it."""
 from costbook.book.citations import table_citations_as_markers
-from costbook.report import Table, cite, column_alignments, fmt_number
+from costbook.report import Table, cite, column_alignments, fmt_number, fmt_time
 
 
 def test_cells_never_show_python_reprs():
@@ -41,3 +41,13 @@ def test_columns_are_aligned_by_type_numbers_right_text_left():
     html = t.to_html()
     assert html.count('style="text-align: right"') == 2 * 4 and html.count('style="text-align: left"') == 3 * 4
     assert '<th style="text-align: right">time</th>' in html
+
+
+def test_a_time_takes_its_unit_after_rounding():
+    """999.6 µs rounds to 1 ms; written in µs it became "1e+03 µs"."""
+    nb = "\u00a0"
+    assert fmt_time(999.6e-6) == f"1{nb}ms" and fmt_time(999.4e-6) == f"999{nb}µs"
+    assert fmt_time(0.99996) == f"1{nb}s" and fmt_time(999.7) == f"1,000{nb}s"
+    assert fmt_time(48.24e-6) == f"48.2{nb}µs" and fmt_time(43400.0) == f"43,400{nb}s"
+    for x in (9.9951e-10, 9.9996e-7, 0.0009996, 0.99951, 999.51):
+        assert "e+" not in fmt_time(x) and "e-" not in fmt_time(x), fmt_time(x)

@@ -15,7 +15,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from . import measurements, schemes
-from .report import cite, fmt_unit
+from .report import cite, fmt_unit, printed_number
 
 #: how the book got its value, strongest first
 STATUSES = {
@@ -141,11 +141,6 @@ def loo_note(how: str, printed: str, value: float, pivot) -> str:
     return f"{how}; {pivot.words()}" if pivot is not None and off > EXPLAIN_BEYOND else how
 
 
-def printed_number(x) -> str:
-    """A transcribed number as the seed writes it (the file keeps the digits the seed prints)."""
-    return str(int(x)) if float(x).is_integer() and not isinstance(x, float) else repr(x)
-
-
 def row(scheme: str, seed_file: str, lines, quantity: str, printed: str, value: float | None, status: str,
         note: str = "", figure: str = "", document: str = "", significant: int | None = None) -> Row:
     """A ledger row; `value` is the book's number in the printed unit (None: the book has none)."""
@@ -163,7 +158,8 @@ def seed_key(seed_file: str) -> str:
 
 
 def entry_printed(entry: dict) -> str:
-    return f"{printed_number(entry['median'])} {fmt_unit(entry['unit'])}"
+    """What the seed prints for a published entry: its "printed" text (a range) or its median's digits."""
+    return entry.get("printed") or f"{printed_number(entry['median'])} {fmt_unit(entry['unit'])}"
 
 
 def entry_figure(mset, backend: str, key: str) -> str:
@@ -176,8 +172,11 @@ def echoed_rows(scheme: str, mset, backends=None, quantity=None) -> list:
     for b in backends or mset.backends:
         for k in mset.keys(b):
             e = mset.entry(b, k)
+            # a printed range is echoed as printed; the book's price, its midpoint, goes in the note
+            value, note = ((None, f"priced at its midpoint, {printed_number(e['median'])} {fmt_unit(e['unit'])}; "
+                            + e.get("note", "")) if "printed" in e else (e["median"], e.get("note", "")))
             out.append(row(scheme, mset.provenance["seed"], e["line"], quantity(b, k, e) if quantity else f"{b}: {k}",
-                           entry_printed(e), e["median"], "echoed", e.get("note", ""), entry_figure(mset, b, k)))
+                           entry_printed(e), value, "echoed", note, entry_figure(mset, b, k)))
     return out
 
 

@@ -76,6 +76,12 @@ def pin_single_thread() -> tuple:
         return None, None
 
 
+def machine_label() -> str:
+    """A machine as a timing names it for a reader: CPU model and cores ("AMD EPYC, 2 cores")."""
+    m = machine_info()
+    return f"{m['cpu']}, {m['cores']} cores"
+
+
 def machine_info() -> dict:
     cpu = platform.processor() or platform.machine()
     try:

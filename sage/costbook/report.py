@@ -17,10 +17,12 @@ def fmt_time(seconds: float | None, digits: int = 3) -> str:
     """Seconds in the unit that keeps 1-3 digits before the point: 6.51 ms, 48.2 us."""
     if seconds is None:
         return "—"
-    if abs(seconds) >= 1000:                                  # 43,400 s, not 4.34e+04 s
+    # the unit is chosen after rounding: 999.6 µs is "1 ms", not "1e+03 µs"
+    rounded = float(f"{seconds:.{digits}g}")
+    if abs(rounded) >= 1000:                                  # 43,400 s, not 4.34e+04 s
         return f"{seconds:,.0f}\u00a0s"
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
-        if abs(seconds) >= scale or unit == "ns":
+        if abs(rounded) >= scale or unit == "ns":
             return f"{seconds / scale:.{digits}g}\u00a0{unit}"   # non-breaking: "493 µs" stays whole
     return f"{seconds:g} s"
 
@@ -216,6 +218,11 @@ def fit_linear(xs: Sequence[float], ys: Sequence[float]) -> tuple:
     return slope, my - slope * mx
 
 
+def _libraries(libs: dict) -> str:
+    """name version, ...; a version that already starts with its name ("GMP 6.3.0") is not named twice."""
+    return ", ".join(str(v) if str(v).startswith(k) else f"{k} {v}" for k, v in libs.items())
+
+
 def provenance_table(mset) -> Table:
     """Who measured a file, on what, with which libraries."""
     p = mset.provenance
@@ -224,7 +231,7 @@ def provenance_table(mset) -> Table:
         m = p["machine"]
         t.add("machine", f"{m.get('cpu')}, {m.get('cores')} cores, {m.get('memory')}")
         t.add("system", f"{m.get('os')}, Linux {m.get('kernel')}, Python {m.get('python')}")
-        t.add("libraries", ", ".join(f"{k} {v}" for k, v in p["libraries"].items()))
+        t.add("libraries", _libraries(p["libraries"]))
         prof = p["profile"]
         t.add("profile", f"{prof['name']}: {prof['samples']} samples, batches >= "
                          f"{prof['min_batch_seconds'] * 1e3:g} ms, single-threaded")
@@ -237,7 +244,7 @@ def provenance_table(mset) -> Table:
         t.add("title", p["title"])
         t.add("machine", p["machine"])
         if "libraries" in p:
-            t.add("libraries", ", ".join(f"{k} {v}" for k, v in p["libraries"].items()))
+            t.add("libraries", _libraries(p["libraries"]))
     return t
 
 
@@ -256,7 +263,10 @@ def backend_table(mset, keys: Sequence[str], backends: Sequence[str], baseline: 
         base = mset.seconds(baseline, key) if mset.has(baseline, key) else None
         ratios = [fmt_ratio(x / base) if (x is not None and base) else "—"
                   for (label, _, _), x in zip(cols, times) if label != baseline]
-        t.add(key, *[fmt_time(x) for x in times], *ratios)
+        # a published file's figure as its source prints it (353.44 ms, not 353 ms)
+        shown = [fmt_printed(m.entry(b, key)) if (x is not None and m.kind == "published") else fmt_time(x)
+                 for (_, m, b), x in zip(cols, times)]
+        t.add(key, *shown, *ratios)
     return t
 
 
@@ -289,6 +299,19 @@ def seed_cite(seed_file: str, line) -> str:
 def fmt_unit(unit: str) -> str:
     """A unit as the book spells it (µs, never us)."""
     return {"us": "µs", "u": "µs"}.get(unit, unit)
+
+
+def printed_number(x) -> str:
+    """A transcribed number as the seed writes it (the file keeps the digits the seed prints)."""
+    return str(int(x)) if float(x).is_integer() and not isinstance(x, float) else repr(x)
+
+
+def fmt_printed(entry: dict) -> str:
+    """A published entry's figure at the precision its source prints, in its unit: "353.44\u00a0ms"; an
+    entry whose median the source does not print (a midpoint of a printed range) carries "printed"."""
+    if "printed" in entry:
+        return entry["printed"]
+    return f"{printed_number(entry['median'])}\u00a0{fmt_unit(entry['unit'])}"
 
 
 def printed_decimals(value: float) -> int:

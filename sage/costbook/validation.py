@@ -352,6 +352,7 @@ def runs_result(runs: list, bounds: Mapping[str, float] | None = None,
 
 def _judged(runs: list) -> dict:
     """``runs_result`` of runs whose checks carry their "bound" and "interpreter_limit"."""
+    from .measure import machine_label           # measure's module imports backends: only when judged
     checks = [c for r in runs for c in r["checks"]]
     for c in checks:
         # a step whose replay takes a large share does heavy work no count prices: not within bound
@@ -364,7 +365,7 @@ def _judged(runs: list) -> dict:
               for r in runs for c in r["checks"] if not c["within_bound"]]
     return {"runs": runs, "worst_error": max(abs(c["error"]) for c in checks),
             "in_interval": sum(c["inside"] for c in checks), "checked": len(checks),
-            "beyond_bound": beyond}
+            "beyond_bound": beyond, "machine": machine_label()}
 
 
 #: how many fresh processes ``costbook validate`` runs a validation in, one after another, by default
@@ -469,10 +470,14 @@ def interpreter_cell(c: dict) -> str:
 
 
 def summary_line(result: dict) -> str:
-    """The worst |error|, how many steps are in their interval and which leave their bound."""
+    """Where it ran (backend and machine), the worst |error|, how many steps are in their interval and
+    which leave their bound."""
     beyond = result.get("beyond_bound", [])
     processes = result.get("processes", 1)
-    return ((f"each step: the median of {processes} processes; " if processes > 1 else "")
+    backend = result.get("backend", "").split(" (")[0]        # veccom's names its hash library in brackets
+    machine = result.get("machine")
+    return (((f"{backend} backend on {machine}; " if backend else f"on {machine}; ") if machine else "")
+            + (f"each step: the median of {processes} processes; " if processes > 1 else "")
             + f"worst |error|: {result['worst_error']:.1%}; in interval: {result['in_interval']} of "
             f"{result['checked']} steps; "
             + ("beyond their bound: " + ", ".join(f"{b['step']} {b['error']:+.1%} (bound {b['bound']:.0%}"

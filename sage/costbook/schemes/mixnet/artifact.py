@@ -527,7 +527,7 @@ CROSSCHECK_DIFFERENCES = {
               "M4 verify others' shuffles": "the Paillier shuffles' G1 part (not implemented in Sage)",
               "M8 decryption shares + proofs, verify others": "batched share proofs in the artifact (see DB-SM M7)",
               "Q2 generators + verify DPKs": "one GT exponentiation more per item in the artifact's verifier "
-                                             "(notes §4.4: 9 fixed-base + 6 variable-base) than in the Sage one"},
+                                             "(9 fixed-base and 6 variable-base there) than in the Sage one"},
 }
 
 

@@ -4,6 +4,7 @@ also reachable as ``costbook.compare.<name>``."""
 from __future__ import annotations
 
 from costbook import measurements
+from costbook.report import fmt_printed
 from costbook.compare import PREDICTED, OperationCost, bounds, first_crossing, published_source, shares, backends_of
 from costbook.schemes import get
 
@@ -101,4 +102,7 @@ def lookup_against_scan(reference: measurements.MeasurementSet | None = None, se
                      "scan_s": sp.scan_s, "check_speedup": sp.check_speedup, "orders": sp.orders,
                      "redeem_speedup": sp.redeem_speedup, "redeem_orders": sp.redeem_orders,
                      "scan_exceeds_redeem_n": first_crossing(scan, lambda n: redeem_s, 1, set_size)}
+    # the note's two prices as it prints them (the lookup is a range, priced at its midpoint)
+    out["seed"]["mul_printed"] = fmt_printed(stated.entry("curve25519-dalek", "ristretto255/mul"))
+    out["seed"]["lookup_printed"] = fmt_printed(stated.entry("rust-hashset", lookup_key))
     return out
