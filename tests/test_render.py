@@ -261,7 +261,7 @@ def test_footer_names_measurement_file_and_machine_not_its_path(tmp_path, monkey
     monkeypatch.setenv("COSTBOOK_MEASUREMENTS", str(measured))
     render_book(FIXTURE, tmp_path / "out")
     footer = soup(tmp_path / "out", "chapters/01-alpha.html").select_one("footer.page-footer").get_text()
-    assert footer == ("Rendered offline by costbook.book.render from chapters/01-alpha.ipynb; "
+    assert footer == ("Source: chapters/01-alpha.ipynb; "
                       "measurements: this-machine.json (AMD EPYC, 2 cores, x86_64)")
 
 
@@ -272,14 +272,14 @@ def test_footer_never_shows_an_absolute_path_for_executed_copies_elsewhere(tmp_p
     shutil.copy(FIXTURE / "chapters" / "02-beta.ipynb", nbdir / "chapters" / "02-beta.ipynb")
     render_book(FIXTURE, tmp_path / "out", notebook_dir=nbdir)
     footer = soup(tmp_path / "out", "chapters/02-beta.html").select_one("footer.page-footer").get_text()
-    assert footer == ("Rendered offline by costbook.book.render from chapters/02-beta.ipynb (executed copy); "
+    assert footer == ("Source: chapters/02-beta.ipynb (outputs of a fresh run); "
                       "measurements: missing.json")
 
 
 def test_footer_default_measurements_is_reference(book):
     out, _ = book
     footer = soup(out, "index.html").select_one("footer.page-footer").get_text()
-    assert footer == "Rendered offline by costbook.book.render from index.qmd; measurements: the reference file"
+    assert footer == "Source: index.qmd; measurements: the reference file"
 
 
 def test_executed_copies_in_notebook_dir_win(tmp_path):
@@ -295,9 +295,9 @@ def test_executed_copies_in_notebook_dir_win(tmp_path):
     # images beside the committed chapter are still found
     assert alpha.select_one(".cell-markdown img[alt='a dot']")["src"].startswith("data:image/png;base64,")
     footer = alpha.select_one("footer").get_text()
-    assert "from chapters/01-alpha.ipynb (executed copy);" in footer and str(tmp_path) not in footer
+    assert "Source: chapters/01-alpha.ipynb (outputs of a fresh run);" in footer and str(tmp_path) not in footer
     # 02-beta has no executed copy: the committed one is used
-    assert "from chapters/02-beta.ipynb;" in soup(out, "chapters/02-beta.html").select_one("footer").get_text()
+    assert "Source: chapters/02-beta.ipynb;" in soup(out, "chapters/02-beta.html").select_one("footer").get_text()
 
 
 def test_pages_of_dropped_chapters_are_removed_and_nothing_else(tmp_path):

@@ -323,7 +323,7 @@ def _display_path(p: Path, root: Path) -> str:
 
 def _source_label(ch: Chapter, root: Path) -> str:
     """The chapter as the book lists it (pages never show where the build put its files)."""
-    return str(ch.rel) if ch.source.resolve() == (root / ch.rel).resolve() else f"{ch.rel} (executed copy)"
+    return str(ch.rel) if ch.source.resolve() == (root / ch.rel).resolve() else f"{ch.rel} (outputs of a fresh run)"
 
 
 def find_mathjax() -> Path:
