@@ -53,6 +53,24 @@ def test_rows_are_the_models_numbers(reference, rows):
     assert v.printed_s == get("veccom").bench("merkle", "verify")[0]
 
 
+def test_a_seed_measurement_is_shown_as_its_seed_prints_it(rows):
+    """Each row's printed figure is the seed's own text (trailing zeros kept), and says the same
+    number as printed_s."""
+    nb = "\u00a0"
+    printed = {(r.scheme, r.operation): r.printed for r in rows}
+    assert printed[("punchcard", "redeem, shop's side, ristretto255")] == f"64.278{nb}µs"        # data.txt line 20
+    assert printed[("punchcard", "redeem, shop's side, bls12_381 (one-pairing check)")] == f"4.00{nb}ms"   # line 84
+    assert printed[("veccom", "Merkle verify")] == f"7829{nb}ns"
+    assert printed[("mixnet", "DB-SM, per mix-server (M_k)")] == f"500{nb}s"
+    scale = {"s": 1, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
+    for r in rows:
+        if r.printed is not None:
+            number, unit = r.printed.split(nb)
+            assert float(number) * scale[unit] == pytest.approx(r.printed_s, rel=1e-3), r.operation
+        else:
+            assert r.printed_s is None, r.operation
+
+
 def test_mixnet_leave_one_out_totals_differ_from_the_fit():
     from costbook.schemes.mixnet import artifact
     cal = artifact.calibrate()

@@ -101,6 +101,7 @@ class OperationCost:
     reference_high_s: float | None = None
     seed_low_s: float | None = None
     seed_high_s: float | None = None
+    printed: str | None = None        # printed_s as the seed prints it ("64.278 µs", "500 s")
 
     @property
     def dominant(self) -> Share:

@@ -30,7 +30,8 @@ def rows(reference) -> list:
             out.append(OperationCost(NAME, f"{what}, {curve}{check}", f"{PUNCHES} punches", ref["steps"][step]["seconds"], shares(r),
                                      backends_of(r), pub["steps"][step]["seconds"], PREDICTED, shares(p),
                                      "the seed's laptop", measured[step][0] if step in measured else None,
-                                     **bounds("reference", ref["steps"][step]), **bounds("seed", pub["steps"][step])))
+                                     **bounds("reference", ref["steps"][step]), **bounds("seed", pub["steps"][step]),
+                                     printed=model.seed_printed(curve, step)))
     return out
 
 

@@ -356,6 +356,16 @@ def seed_measured(curve: str, db_size: int = 0, machine: str = "laptop") -> dict
     return {}
 
 
+def seed_printed(curve: str, step: str, machine: str = "laptop") -> str | None:
+    """The seed's measured time of one step as it prints it ("64.278 µs", "4.00 ms": ``seed.Average``),
+    or None where it did not measure the step or states no average for it."""
+    from .seed import averages
+    measured = seed_measured(curve, machine=machine)
+    if step not in measured:
+        return None
+    return next(a.printed for a in averages() if (a.variant, a.step) == (measured[step][1], step))
+
+
 def format_estimate(result: dict) -> str:
     from ...report import Table, fmt_time
     head = (f"punch card on {result['curve']}, {result['punches']} punches, "

@@ -46,9 +46,16 @@ def bench(scheme: str, op: str):
     return published().seconds(backend, key), int(key.rsplit("/n", 1)[1])
 
 
+def bench_printed(scheme: str, op: str) -> str:
+    """The seed's benchmark of one operation as it prints it ("26.945 ms", "7829 ns")."""
+    from ...report import fmt_printed
+    return fmt_printed(published().entry(*_bench_key(scheme, op)))
+
+
 def bench_bounds(scheme: str, op: str) -> tuple:
     """(low, high) seconds of the seed's benchmark: criterion's confidence interval where it prints
-    one, else the single number twice (the Merkle benchmarks print no spread)."""
+    one, else the single number twice (the Merkle benchmarks' "+/-", libtest's range between its
+    slowest and fastest samples, is not in the published file)."""
     return published().bounds(*_bench_key(scheme, op))
 
 
