@@ -15,7 +15,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from . import measurements, schemes
-from .report import cite, fmt_unit, printed_number
+from .report import cite, fmt_printed, fmt_unit, printed_number
 
 #: how the book got its value, strongest first
 STATUSES = {
@@ -159,7 +159,7 @@ def seed_key(seed_file: str) -> str:
 
 def entry_printed(entry: dict) -> str:
     """What the seed prints for a published entry: its "printed" text (a range) or its median's digits."""
-    return entry.get("printed") or f"{printed_number(entry['median'])} {fmt_unit(entry['unit'])}"
+    return fmt_printed(entry).replace("\u00a0", " ")
 
 
 def entry_figure(mset, backend: str, key: str) -> str:

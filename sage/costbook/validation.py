@@ -347,12 +347,12 @@ def runs_result(runs: list, bounds: Mapping[str, float] | None = None,
         for c in r["checks"]:
             c["bound"] = bound_of(c["step"], bounds)
             c["interpreter_limit"] = bound_of(c["step"], interpreter_limits, INTERPRETER_SHARE_LIMIT)
-    return _judged(runs)
+    from .measure import machine_label           # measure's module imports backends: only when validated
+    return {**_judged(runs), "machine": machine_label()}
 
 
 def _judged(runs: list) -> dict:
     """``runs_result`` of runs whose checks carry their "bound" and "interpreter_limit"."""
-    from .measure import machine_label           # measure's module imports backends: only when judged
     checks = [c for r in runs for c in r["checks"]]
     for c in checks:
         # a step whose replay takes a large share does heavy work no count prices: not within bound
@@ -365,7 +365,7 @@ def _judged(runs: list) -> dict:
               for r in runs for c in r["checks"] if not c["within_bound"]]
     return {"runs": runs, "worst_error": max(abs(c["error"]) for c in checks),
             "in_interval": sum(c["inside"] for c in checks), "checked": len(checks),
-            "beyond_bound": beyond, "machine": machine_label()}
+            "beyond_bound": beyond}
 
 
 #: how many fresh processes ``costbook validate`` runs a validation in, one after another, by default
@@ -476,7 +476,8 @@ def summary_line(result: dict) -> str:
     processes = result.get("processes", 1)
     backend = result.get("backend", "").split(" (")[0]        # veccom's names its hash library in brackets
     machine = result.get("machine")
-    return (((f"{backend} backend on {machine}; " if backend else f"on {machine}; ") if machine else "")
+    where = (f"{backend} backend on {machine}; " if backend else f"on {machine}; ") if machine else ""
+    return (where
             + (f"each step: the median of {processes} processes; " if processes > 1 else "")
             + f"worst |error|: {result['worst_error']:.1%}; in interval: {result['in_interval']} of "
             f"{result['checked']} steps; "

@@ -33,7 +33,7 @@ def rows(reference) -> list:
     loo = mixnet_leave_one_out_totals(cal)
     fitted = artifact.party_times(cal.source)
     printed = {label: pub_s for label, pub_s, _line, _mod in artifact.reproduce(cal)}
-    report = model.published_sources()[0]          # the sample report, as it prints its totals
+    sample_report = model.published_sources()[0]   # as it prints its totals
     out = []
     for r in artifact.this_machine(reference):
         sp = (r["section"], r["party"])
@@ -43,7 +43,7 @@ def rows(reference) -> list:
                                  shares(lines_of(fitted[sp])), "the artifact's Xeon W-1270", printed[r["label"]],
                                  reference_low_s=r["bn254_low_s"], reference_high_s=r["bn254_high_s"],
                                  seed_low_s=loo[sp].low_s, seed_high_s=loo[sp].high_s,
-                                 printed=fmt_printed(report.entry(artifact.BACKEND, artifact.total_key(*sp)))))
+                                 printed=fmt_printed(sample_report.entry(artifact.BACKEND, artifact.total_key(*sp)))))
     return out
 
 
