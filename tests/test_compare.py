@@ -132,6 +132,9 @@ def test_lookup_against_scan_reproduces_the_seeds_eight_orders(reference):
     for side in c.values():
         n = side["scan_exceeds_redeem_n"]
         assert n * side["mul_s"] > side["redeem_s"] >= (n - 1) * side["mul_s"]
+    # chapter 2 shows the note's redemption as printed and the measured side's with its interval
+    assert c["seed"]["redeem_printed"] == "64.278\u00a0µs" and c["seed"]["redeem_s"] == pytest.approx(64.278e-6)
+    assert c["reference"]["redeem"]["seconds"] == c["reference"]["redeem_s"]
 
 
 def test_errata_rows(reference):

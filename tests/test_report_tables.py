@@ -51,3 +51,21 @@ def test_a_time_takes_its_unit_after_rounding():
     assert fmt_time(48.24e-6) == f"48.2{nb}µs" and fmt_time(43400.0) == f"43,400{nb}s"
     for x in (9.9951e-10, 9.9996e-7, 0.0009996, 0.99951, 999.51):
         assert "e+" not in fmt_time(x) and "e-" not in fmt_time(x), fmt_time(x)
+
+
+def test_a_chapter_names_its_measured_machine_and_says_whether_it_is_the_reference(tmp_path):
+    import dataclasses, json
+    from costbook import measurements
+    from costbook.report import measured_machine
+    ref = measurements.load_source("reference")
+    said = measured_machine(ref)
+    assert "AMD EPYC, 2 cores" in said and ref.name in said and said.endswith("the book's reference machine.")
+    # another machine's file (a copy with another CPU): named, and the reference machine named beside it
+    data = json.loads(ref.path.read_text())
+    data["provenance"]["machine"] = {**data["provenance"]["machine"], "cpu": "Example CPU", "cores": 8}
+    other = tmp_path / "mine.json"
+    other.write_text(json.dumps(data))
+    mine = dataclasses.replace(measurements.load(other), name="mine")
+    said = measured_machine(mine)
+    assert "Example CPU, 8 cores (measurement file mine)" in said
+    assert "reference machine, AMD EPYC, 2 cores." in said and not measurements.is_reference(mine)

@@ -82,23 +82,13 @@ def _allowed(allowed) -> dict:
     return {"choices": list(allowed)}
 
 
-def machine_words(mset) -> str:
-    """A measurement file's machine in words: its CPU and cores where the file says them."""
-    m = mset.provenance.get("machine")
-    if isinstance(m, dict):
-        cores = m.get("cores")
-        said = ", ".join(str(x) for x in (m.get("cpu"), f"{cores} cores" if cores else None) if x)
-        return said or mset.name
-    return str(m or mset.name)
-
-
 def known_machines(model) -> list:
     """(id, words for a reader, MeasurementSet) of every machine the book prices this scheme with:
     the reference file and the scheme's published (seed) machine."""
     ref = measurements.load_source("reference")
     pub = measurements.load_source(f"published/{model.PUBLISHED}")
-    out = [("reference", f"the reference machine ({machine_words(ref)})", ref),
-           ("published", f"the seed's machine ({machine_words(pub)}; its published prices, completed as "
+    out = [("reference", f"the reference machine ({measurements.machine_words(ref)})", ref),
+           ("published", f"the seed's machine ({measurements.machine_words(pub)}; its published prices, completed as "
                          f"the scheme's model does)", pub)]
     return out
 

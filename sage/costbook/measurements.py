@@ -438,6 +438,21 @@ def reference_path() -> Path:
     return files[0]
 
 
+def is_reference(mset: "MeasurementSet") -> bool:
+    """Whether a loaded set is the committed reference file."""
+    return mset.path is not None and mset.path.resolve() == reference_path().resolve()
+
+
+def machine_words(mset: "MeasurementSet") -> str:
+    """A measurement file's machine in words: its CPU and cores where the file says them."""
+    m = mset.provenance.get("machine")
+    if isinstance(m, dict):
+        cores = m.get("cores")
+        said = ", ".join(str(x) for x in (m.get("cpu"), f"{cores} cores" if cores else None) if x)
+        return said or mset.name
+    return str(m or mset.name)
+
+
 def local_path() -> Path:
     """Where `costbook measure` writes this machine's file by default."""
     return project_root() / "measurements" / "local" / "this-machine.json"

@@ -248,6 +248,19 @@ def provenance_table(mset) -> Table:
     return t
 
 
+def measured_machine(mset) -> str:
+    """Markdown naming a chapter's **measured machine**: the machine whose measurement file its tables
+    and figures are priced with, which captions name by that term.  In the book as published it is
+    the reference machine; a book built with `make book` prices with the machine it was built on."""
+    from .measurements import is_reference, load_source, machine_words
+    said = (f"**The measured machine** of this chapter, whose prices its tables and figures use, is "
+            f"{machine_words(mset)} (measurement file {mset.name})")
+    if is_reference(mset):
+        return f"{said}: the book's reference machine."
+    return (f"{said}. The book as published uses its reference machine, "
+            f"{machine_words(load_source('reference'))}.")
+
+
 def backend_table(mset, keys: Sequence[str], backends: Sequence[str], baseline: str,
                   extra: Sequence[tuple] = (), caption: str = "") -> Table:
     """Seconds per operation of `keys` in each backend, and each backend's ratio to `baseline`.

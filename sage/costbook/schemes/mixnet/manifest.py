@@ -18,9 +18,11 @@ NOT_GATED = ("the Sage protocol steps' errors move between processes on one quie
              "bound allows, and their median over three fresh processes (as the gate re-validates a miss) does "
              "not hold it either: on 2026-11-25 one such run held every step within its bound (M steps +4.1% to "
              "+7.8%), the next put DB-SM M2 at +3.2%, +8.5% and +8.9% in its three processes (median +8.5%, "
-             "bound 8%).  The steps' G1 multiplications cost more inside a protocol than in their own loop (670 "
-             "of them timed in place: median 2-4% above the loop's, mean 5-7%), by an amount that varies with "
-             "the process, and no count or price in the model carries it yet")
+             "bound 8%); on 2026-11-26 a third put DB-RSM M6 at +5.8%, +9.4% and +9.5%.  The steps' G1 "
+             "multiplications cost more inside a protocol than in their own loop (670 of them timed in place: "
+             "median 2-4% above the loop's, mean 5-7%), by an amount that varies with the process; no count or "
+             "price in the model carries it, and no independent workload reproduces it (a Chaum-Pedersen proof's "
+             "multiplications, looped, ran at the loop's price)")
 #: the values the book's page offers (python -m costbook.live): items by powers of ten up to the
 #: bound, mix-servers by powers of two
 LIVE_GRID = {"n": (1, 10, 100, 1000, 10_000, 100_000, 1_000_000), "m": (2, 4, 8, 16, 32, 64)}
