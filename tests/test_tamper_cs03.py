@@ -107,3 +107,32 @@ def test_tampered_proof_is_rejected(honest, field):
     new = PROOF_TAMPERS[field](old, st)
     assert new != old
     assert verify(st, dataclasses.replace(pi, **{field: new})) is False
+
+
+INTEGER_PATHS = [p for p in STATEMENT_TAMPERS if p.split(".")[-1] not in ("hash_key", "label", "delta")]
+
+
+def test_sage_integers_are_integers_to_the_verifier(honest):
+    """A Sage cell's arithmetic gives Sage Integers: the verifier reads them as the ints they are
+    (accepting the honest proof, rejecting a tampered one at the check it targets), and still
+    refuses what is not an integer."""
+    from sage.all__sagemath_modules import Integer
+    from costbook.schemes.cs03.proof import InvalidProof, check
+    st, pi = honest
+    sage_st = st
+    for path in INTEGER_PATHS:
+        sage_st = replace_path(sage_st, path, Integer(get_path(st, path)))
+    sage_pi = dataclasses.replace(pi, **{f.name: Integer(getattr(pi, f.name)) for f in dataclasses.fields(Proof)})
+    sage_params = Parameters(Integer(Parameters().k), Integer(Parameters().k_prime))
+    assert type(sage_pi.r_t) is not int and type(sage_st.pk.n) is not int
+    assert verify(sage_st, sage_pi, sage_params) is True
+    with pytest.raises(InvalidProof, match="Fiat–Shamir"):
+        check(sage_st, dataclasses.replace(sage_pi, m_t=sage_pi.m_t + 1), sage_params)
+    with pytest.raises(InvalidProof, match="m~ out of range"):
+        check(sage_st, dataclasses.replace(sage_pi, m_t=Integer(st.pk.n) // 4), sage_params)
+    # a bound Parameters itself enforces, reached through a Sage Integer: a rejection, not an exception
+    bad = Parameters()
+    object.__setattr__(bad, "k", Integer(300))
+    assert verify(sage_st, sage_pi, bad) is False
+    for not_an_integer in (True, 1.0, "1", None, b"\x01"):
+        assert verify(st, dataclasses.replace(pi, c=not_an_integer)) is False

@@ -42,9 +42,9 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ...groups import ristretto255 as Gamma
+from ...groups import checks, ristretto255 as Gamma
 from ...groups.rsa import random_safe_prime
 from .seed import SPEC_K
 from .scheme import (MIN_MODULUS_BITS, Ciphertext, EncryptionWitness, PublicKey, Ring, _fixed_bytes,
@@ -185,6 +185,39 @@ def _int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _plain(x):
+    """x as a Python int if it is an integer other than bool (a Sage Integer, a numpy or gmpy2
+    integer), else x as it is, for _well_formed to reject."""
+    k = checks.integer(x)
+    return x if k is None else k
+
+
+def _plain_integers(st, pi, params) -> tuple:
+    """The statement, proof and parameters with every integer a Python int.  A Sage cell's arithmetic
+    gives Sage Integers, which are integers as much as ints are, but the checks and encodings below use
+    int's methods (bit_length, to_bytes), as the other schemes' verifiers read any integer type
+    (groups.checks.integer).  Parts of the wrong type are returned as they are."""
+    if isinstance(params, Parameters):
+        k, k_prime = checks.integer(params.k), checks.integer(params.k_prime)
+        if k is not None and k_prime is not None:
+            try:
+                params = replace(params, k=k, k_prime=k_prime)
+            except ValueError as e:                        # Parameters' own bounds on k and k'
+                raise InvalidProof(str(e)) from None
+    if isinstance(pi, Proof):
+        pi = replace(pi, **{f: _plain(getattr(pi, f)) for f in ("com", "c", "r_t", "s_t", "m_t")})
+    if isinstance(st, Statement):
+        pk, aux, C = st.pk, st.aux, st.C
+        if isinstance(pk, PublicKey):
+            pk = replace(pk, **{f: _plain(getattr(pk, f)) for f in ("n", "g", "y1", "y2", "y3")})
+        if isinstance(aux, AuxParams):
+            aux = replace(aux, **{f: _plain(getattr(aux, f)) for f in ("N", "g_", "h_")})
+        if isinstance(C, Ciphertext):
+            C = replace(C, **{f: _plain(getattr(C, f)) for f in ("u", "e", "v")})
+        st = replace(st, pk=pk, aux=aux, C=C)
+    return st, pi, params
+
+
 def _well_formed(st, pi, params) -> None:
     """Types and sizes before any work: every integer an int of bounded length (a response of 2^200000
     is refused by its length, not by an exponentiation), every byte string bytes, delta an element of
@@ -222,6 +255,7 @@ def _well_formed(st, pi, params) -> None:
 
 def check(st: Statement, pi: Proof, params: Parameters = Parameters()) -> None:
     """Raise InvalidProof naming the first check that fails; return None if the proof verifies."""
+    st, pi, params = _plain_integers(st, pi, params)
     _well_formed(st, pi, params)
     try:
         check_parameters(st.pk, st.aux, params)
