@@ -194,8 +194,8 @@ def _plain(x):
 
 def _plain_integers(st, pi, params) -> tuple:
     """The statement, proof and parameters with every integer a Python int.  A Sage cell's arithmetic
-    gives Sage Integers, which are integers as much as ints are, but the checks and encodings below use
-    int's methods (bit_length, to_bytes), as the other schemes' verifiers read any integer type
+    gives Sage Integers, and the checks and encodings below use int's methods (bit_length, to_bytes):
+    every integer type but bool is read as the int it is, as the other schemes' verifiers read it
     (groups.checks.integer).  Parts of the wrong type are returned as they are."""
     if isinstance(params, Parameters):
         k, k_prime = checks.integer(params.k), checks.integer(params.k_prime)
