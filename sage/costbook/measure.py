@@ -78,8 +78,7 @@ def pin_single_thread() -> tuple:
 
 def machine_label() -> str:
     """A machine as a timing names it for a reader: CPU model and cores ("AMD EPYC, 2 cores")."""
-    m = machine_info()
-    return f"{m['cpu']}, {m['cores']} cores"
+    return measurements.machine_text(machine_info())
 
 
 def machine_info() -> dict:

@@ -443,13 +443,19 @@ def is_reference(mset: "MeasurementSet") -> bool:
     return mset.path is not None and mset.path.resolve() == reference_path().resolve()
 
 
+def machine_text(machine: dict, arch: bool = False) -> str:
+    """A machine in words, from what a file's provenance (or ``measure.machine_info``) says of it: "AMD
+    EPYC, 2 cores" (", x86_64" with `arch`); the parts it does not say are left out."""
+    cores = machine.get("cores")
+    return ", ".join(str(x) for x in (machine.get("cpu"), f"{cores} cores" if cores else None,
+                                      machine.get("arch") if arch else None) if x)
+
+
 def machine_words(mset: "MeasurementSet") -> str:
-    """A measurement file's machine in words: its CPU and cores where the file says them."""
+    """A measurement file's machine in words (``machine_text``), else the file's name."""
     m = mset.provenance.get("machine")
     if isinstance(m, dict):
-        cores = m.get("cores")
-        said = ", ".join(str(x) for x in (m.get("cpu"), f"{cores} cores" if cores else None) if x)
-        return said or mset.name
+        return machine_text(m) or mset.name
     return str(m or mset.name)
 
 

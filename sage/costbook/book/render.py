@@ -54,6 +54,7 @@ import nbformat
 import yaml
 from pygments.formatters import HtmlFormatter
 
+from ..measurements import machine_text
 from . import live_page
 from .cells import render_cells
 from .citations import TAGS_AND_CODE, Bibliography, CitationError, find_citations, table_citations_as_markers
@@ -301,10 +302,7 @@ def describe_measurements(root: Path, path: str | None) -> str:
             return "the reference file"
         file = refs[0]
     try:
-        machine = json.loads(file.read_text(encoding="utf-8"))["provenance"]["machine"]
-        cores = machine.get("cores")
-        desc = ", ".join(str(x) for x in (machine.get("cpu"), f"{cores} cores" if cores else None,
-                                          machine.get("arch")) if x)
+        desc = machine_text(json.loads(file.read_text(encoding="utf-8"))["provenance"]["machine"], arch=True)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         desc = ""
     return f"{file.name} ({desc})" if desc else file.name

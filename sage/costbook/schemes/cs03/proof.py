@@ -42,7 +42,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from ...groups import checks, ristretto255 as Gamma
 from ...groups.rsa import random_safe_prime
@@ -205,17 +205,17 @@ def _plain_integers(st, pi, params) -> tuple:
             except ValueError as e:                        # Parameters' own bounds on k and k'
                 raise InvalidProof(str(e)) from None
     if isinstance(pi, Proof):
-        pi = replace(pi, **{f: _plain(getattr(pi, f)) for f in ("com", "c", "r_t", "s_t", "m_t")})
+        pi = _int_fields_plain(pi)
     if isinstance(st, Statement):
-        pk, aux, C = st.pk, st.aux, st.C
-        if isinstance(pk, PublicKey):
-            pk = replace(pk, **{f: _plain(getattr(pk, f)) for f in ("n", "g", "y1", "y2", "y3")})
-        if isinstance(aux, AuxParams):
-            aux = replace(aux, **{f: _plain(getattr(aux, f)) for f in ("N", "g_", "h_")})
-        if isinstance(C, Ciphertext):
-            C = replace(C, **{f: _plain(getattr(C, f)) for f in ("u", "e", "v")})
-        st = replace(st, pk=pk, aux=aux, C=C)
+        parts = {"pk": (st.pk, PublicKey), "aux": (st.aux, AuxParams), "C": (st.C, Ciphertext)}
+        st = replace(st, **{name: _int_fields_plain(part) for name, (part, kind) in parts.items()
+                            if isinstance(part, kind)})
     return st, pi, params
+
+
+def _int_fields_plain(part):
+    """A statement's or proof's dataclass with every field it declares an int made one (``_plain``)."""
+    return replace(part, **{f.name: _plain(getattr(part, f.name)) for f in fields(part) if f.type == "int"})
 
 
 def _well_formed(st, pi, params) -> None:

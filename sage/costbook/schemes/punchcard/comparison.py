@@ -92,8 +92,9 @@ def lookup_against_scan(reference: measurements.MeasurementSet | None = None, se
     model = get(NAME)
     stated = seed.published_prices()
     lookup_key = f"hashset/lookup/{set_size}"
-    redeem_key = seed.step_key("ristretto255", "server_redeem")
-    laptop = seed.published_steps().seconds("laptop-ristretto255", redeem_key)
+    laptop_redeem = ("laptop-ristretto255", seed.step_key("ristretto255", "server_redeem"))
+    steps = seed.published_steps()
+    laptop = steps.seconds(*laptop_redeem)
     redeem = model.estimate(reference, curve="ristretto255", punches=punches)["steps"]["server_redeem"]
     out = {}
     for name, mul_s, lookup_s, redeem_s in (
@@ -110,7 +111,7 @@ def lookup_against_scan(reference: measurements.MeasurementSet | None = None, se
     # the note's three figures as it prints them (the lookup is a range, priced at its midpoint)
     out["seed"]["mul_printed"] = fmt_printed(stated.entry("curve25519-dalek", "ristretto255/mul"))
     out["seed"]["lookup_printed"] = fmt_printed(stated.entry("rust-hashset", lookup_key))
-    out["seed"]["redeem_printed"] = fmt_printed(seed.published_steps().entry("laptop-ristretto255", redeem_key))
+    out["seed"]["redeem_printed"] = fmt_printed(steps.entry(*laptop_redeem))
     # the measured side's redemption as estimated: its interval too
     out["reference"]["redeem"] = redeem
     return out
