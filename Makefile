@@ -7,7 +7,8 @@
 #   make test   set up .venv, run the library tests and strict nbval on the committed chapters (two
 #               workers), then the validation tests alone
 #
-# Other targets: setup, measure, chapters, render, bench-self (time make book and make test here), reference (re-execute the committed
+# Other targets: setup, measure, chapters, render, bench-self (time make book and make test here), calibrate (the
+# committed validation runs the prediction intervals are made from), reference (re-execute the committed
 # chapters against the committed reference file), measure-reference (full profile),
 # measure-dalek (re-time curve25519-dalek 2.0.0, the punch-card seed's library; needs cargo), clean,
 #   make lab                                  JupyterLab on the chapters (sagemath kernel)
@@ -22,7 +23,7 @@ PY     := $(VENV)/bin/python
 PROFILE ?= quick
 MEASURED := build/measurements/this-machine.json
 
-.PHONY: book setup measure measured chapters render test bench-self reference measure-reference measure-dalek screenshots clean lab chapter
+.PHONY: book setup measure measured chapters render test bench-self reference measure-reference measure-dalek calibrate screenshots clean lab chapter
 
 book: render
 	@echo "Book: file://$(CURDIR)/build/book/index.html"
@@ -120,6 +121,13 @@ reference: setup
 measure-reference: setup
 	$(VENV)/bin/costbook measure --profile full --out build/measurements/reference-candidate.json
 	@echo "Inspect it, then move it into measurements/reference/ (one file) and run 'make reference'."
+
+# The evidence of the models' error that every prediction interval is made from: each scheme's
+# CALIBRATION_CASES validated in two fresh processes each, written (atomically) to
+# measurements/calibration/<reference machine>/validation-runs.json.  About 25 minutes on two cores;
+# run it on the reference machine after a change to a scheme's code or counts, then 'make reference'.
+calibrate: setup
+	$(PY) -m costbook.calibrate
 
 # The punch-card seed laptop's prices are scaled by curve25519-dalek 2.0.0's own ratios: rebuild
 # bench/curve25519-dalek (its Cargo.lock) and rewrite the committed file (atomically).

@@ -34,6 +34,7 @@ def install_toy_book(root: Path, scheme_dirs) -> Path:
     them; _quarto.yml lists the toy chapters.  Returns root."""
     (root / "measurements" / "published").mkdir(parents=True)
     (root / "measurements" / "reference").symlink_to(REPO / "measurements" / "reference")
+    (root / "measurements" / "calibration").symlink_to(REPO / "measurements" / "calibration")
     for f in (REPO / "measurements" / "published").glob("*.json"):
         (root / "measurements" / "published" / f.name).symlink_to(f)
     (root / "chapters").mkdir()

@@ -35,7 +35,7 @@ def test_errors():
 def test_a_replayed_steps_interpreter_work_is_added_to_its_prediction_and_bounded():
     """A check with the step's replay (``costbook.replay``) predicts counts x prices + the replay's
     median, widens the interval by the replay's quartiles, reports its share, and a share beyond
-    INTERPRETER_SHARE_LIMIT (heavy work nothing tallies) takes the step out of its bound."""
+    INTERPRETER_SHARE_LIMIT (heavy work nothing tallies) takes the step beyond its limit."""
     from types import SimpleNamespace
     from costbook.harness import summarize
     from costbook.validation import INTERPRETER_SHARE_LIMIT, StepCheck, runs_result
@@ -47,7 +47,7 @@ def test_a_replayed_steps_interpreter_work_is_added_to_its_prediction_and_bounde
     heavy = StepCheck.of("t", est, summarize([1.3] * 3, 1), large)
     assert heavy.error == pytest.approx(0.0) and heavy.interpreter_share > INTERPRETER_SHARE_LIMIT
     result = runs_result([{"checks": [c.to_dict(), heavy.to_dict()]}])
-    assert [b["step"] for b in result["beyond_bound"]] == ["t"]
+    assert [b["step"] for b in result["beyond_limit"]] == ["t"]
 
 
 def test_the_check_profile_is_chosen_only_by_its_variable_and_never_in_the_book(monkeypatch, tmp_path):
@@ -72,24 +72,30 @@ def test_the_check_profile_is_chosen_only_by_its_variable_and_never_in_the_book(
         validation.default_profile()
 
 
-def _result(errors: dict, bounds=None) -> dict:
-    """A validation result of one run whose steps have these errors."""
-    return validation.runs_result([{"n": 2, "checks": [{"step": step, "error": e, "inside": False}
-                                                       for step, e in errors.items()]}], bounds)
+def _result(errors: dict) -> dict:
+    """A validation result of one run whose steps, predicted at 1 s [0.99, 1.01], have these errors,
+    judged against made-up evidence whose every score is 0.03."""
+    checks = [{"step": step, "predicted_s": 1.0, "predicted_low_s": 0.99, "predicted_high_s": 1.01,
+               "measured_s": 1.0 + e, "error": e, "inside": False} for step, e in errors.items()]
+    return {"scheme": "s", **validation.runs_result([{"n": 2, "checks": checks}], scheme="s")}
 
 
-def test_the_median_process_is_reported_and_judged_again():
-    """Each step is the check of the process whose error is the median; a step beyond its bound in one
-    process only is within it, and one beyond it in the median process is beyond it."""
-    results = [_result({"a": 0.02, "b": 0.07, "c": -0.09}, {"c": 0.10}),
-               _result({"a": 0.09, "b": 0.06, "c": -0.12}, {"c": 0.10}),
-               _result({"a": 0.03, "b": 0.01, "c": -0.11}, {"c": 0.10})]
-    assert [b["step"] for b in results[1]["beyond_bound"]] == ["a", "b", "c"]
+def test_the_median_process_is_reported_and_judged_again(monkeypatch):
+    """Each step is the check of the process whose error is the median, judged again against its
+    interval: a step beyond twice its half-width in one process only is within it, and one beyond it in
+    the median process is beyond it."""
+    from costbook import uncertainty
+    monkeypatch.setattr(uncertainty, "evidence", lambda: [uncertainty.Record("o", "{}", f"s{i}", "priced", 1.0, 1.0, 1.03)
+                                                          for i in range(40)])
+    results = [_result({"a": 0.02, "b": 0.09, "c": -0.09}),
+               _result({"a": 0.09, "b": 0.10, "c": -0.12}),
+               _result({"a": 0.03, "b": 0.01, "c": -0.11})]
+    assert results[1]["coverage"]["beyond_twice"] == ["a", "b", "c"]
     m = validation.median_of_processes(results)
     checks = {c["step"]: c for c in m["runs"][0]["checks"]}
-    assert {s: c["error"] for s, c in checks.items()} == {"a": 0.03, "b": 0.06, "c": -0.11}
-    assert checks["a"]["process_errors"] == [0.02, 0.09, 0.03] and checks["a"]["within_bound"]
-    assert [(b["step"], b["n"], b["bound"]) for b in m["beyond_bound"]] == [("b", 2, 0.05), ("c", 2, 0.10)]
+    assert {s: c["error"] for s, c in checks.items()} == {"a": 0.03, "b": 0.09, "c": -0.11}
+    assert checks["a"]["process_errors"] == [0.02, 0.09, 0.03] and checks["a"]["within_twice"]
+    assert m["coverage"]["beyond_twice"] == ["b", "c"]
     assert m["processes"] == 3 and m["worst_error"] == 0.11 and m["runs"][0]["n"] == 2
     assert "the median of 3 processes" in validation.summary_line(m)
 

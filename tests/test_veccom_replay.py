@@ -64,7 +64,7 @@ def test_validation_adds_each_merkle_steps_replay_to_its_prediction(monkeypatch)
             seen.update(replays or {})
         return [[] for _ in cases]
     monkeypatch.setattr(validation, "validate_steps_together", fake)
-    monkeypatch.setattr(validation, "runs_result", lambda runs, bounds=None, limits=None: {"runs": runs})
+    monkeypatch.setattr(validation, "runs_result", lambda runs, limits=None, scheme=None: {"runs": runs})
     model.validate(n=8)
     assert sorted(seen) == sorted(["merkle/commit", "merkle/verify", "merkle/commit_update",
                                    "merkle/proof_update_no_helper"])
@@ -82,6 +82,6 @@ def test_a_replay_is_added_to_the_prediction_and_its_share_is_bounded_per_scheme
     check = validation.StepCheck.of("merkle/verify", est, t(2.4e-6), t(1.2e-6)).to_dict()
     assert check["predicted_s"] == pytest.approx(2.4e-6) and check["interpreter_share"] == pytest.approx(0.5)
     strict = validation.runs_result([{"checks": [dict(check)]}])
-    assert strict["beyond_bound"] and strict["beyond_bound"][0]["interpreter_limit"] == validation.INTERPRETER_SHARE_LIMIT
-    stated = validation.runs_result([{"checks": [dict(check)]}], model.VALIDATION_BOUNDS, model.INTERPRETER_LIMITS)
-    assert stated["beyond_bound"] == []
+    assert strict["beyond_limit"] and strict["beyond_limit"][0]["interpreter_limit"] == validation.INTERPRETER_SHARE_LIMIT
+    stated = validation.runs_result([{"checks": [dict(check)]}], model.INTERPRETER_LIMITS)
+    assert stated["beyond_limit"] == []

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
-from . import measurements, schemes
+from . import measurements, schemes, uncertainty
 from .report import cite, fmt_printed, fmt_unit, printed_number
 
 #: how the book got its value, strongest first
@@ -59,6 +59,11 @@ class Row:
     figure: str = ""       # the figure's identity for coverage: "<file>:<backend>:<key>" or "claim:..."
     book_value: float | None = None     # in the printed unit
     document: str = ""     # the file inside `seed` the line refers to, when not the note itself
+    # an out-of-sample row's prediction interval (``with_intervals``), in the printed unit
+    book_low: float | None = None
+    book_high: float | None = None
+    printed_value: float | None = None  # the printed figure, in the unit of book_value
+    margin: float | None = None         # the model-error margin that widened it (a log ratio)
 
     def citation(self) -> str:
         """The marker the book renders as a citation: [@seed-cs03, line 12]."""
@@ -210,6 +215,40 @@ def _module(scheme: str):
     return schemes.get(scheme)
 
 
+#: the rows that predict a figure from prices not fitted to it, and so carry a prediction interval
+OUT_OF_SAMPLE = ("predicted", "leave-one-out")
+
+
+def _scored(r: Row) -> bool:
+    return (r.status in OUT_OF_SAMPLE and r.book_value is not None and r.book_value > 0
+            and parse_printed(r.printed)[0] > 0)
+
+
+def with_intervals(rows: list) -> list:
+    """`rows` with every out-of-sample row's prediction interval: its value widened by the margin of
+    the *other* schemes' out-of-sample rows (``uncertainty.cross_machine_margin``: their log errors
+    against their printed figures), never by its own scheme's."""
+    scored = [(r.scheme, uncertainty.log_error(r.book_value, parse_printed(r.printed)[0])) for r in rows if _scored(r)]
+    margins = {s: uncertainty.cross_machine_margin(s, scored) for s in {r.scheme for r in rows}}
+    out = []
+    for r in rows:
+        if _scored(r) and math.isfinite(margins[r.scheme].value):
+            q = margins[r.scheme].value
+            low, high = uncertainty.widen(r.book_value, r.book_value, q)
+            r = replace(r, book_low=low, book_high=high, printed_value=parse_printed(r.printed)[0], margin=q)
+        out.append(r)
+    return out
+
+
+def coverage(rows: list) -> dict:
+    """How many out-of-sample rows' intervals hold their printed figure, and their median half-width
+    (``uncertainty.coverage``)."""
+    judged = [{"step": f"{r.scheme} line {r.lines}", **uncertainty.assess(r.book_value, r.book_low, r.book_high,
+                                                                             r.printed_value)}
+              for r in rows if r.book_low is not None]
+    return uncertainty.coverage(judged)
+
+
 def ledger(scheme: str | None = None, status: str | None = None) -> list:
     """All rows, scheme by scheme (each from its model's ``ledger_rows()``), optionally filtered."""
     order_ = schemes.in_book_order()
@@ -219,8 +258,8 @@ def ledger(scheme: str | None = None, status: str | None = None) -> list:
         raise ValueError(f"unknown ledger status {status!r}: choose one of {', '.join(STATUSES)}")
     # by source document, then line; the sort is stable, so a figure's out-of-sample row stays first
     order = lambda r: (r.document, int(r.lines.split(",")[0]))
-    rows = [r for s in order_ if scheme in (None, s) for r in sorted(_module(s).ledger_rows(), key=order)]
-    return [r for r in rows if status in (None, r.status)]
+    rows = with_intervals([r for s in order_ for r in sorted(_module(s).ledger_rows(), key=order)])
+    return [r for r in rows if scheme in (None, r.scheme) and status in (None, r.status)]
 
 
 def summary(rows: list) -> dict:
@@ -243,17 +282,27 @@ def mismatches(rows: list) -> list:
 
 
 def to_json(rows: list) -> dict:
-    return {"summary": summary(rows), "rows": [r.to_json() for r in rows]}
+    return {"summary": summary(rows), "coverage": coverage(rows), "rows": [r.to_json() for r in rows]}
 
 
 def to_text(rows: list) -> str:
     from .report import Table
     s = summary(rows)
     head = "  ".join(f"{k}: {v}" for k, v in s.items())
-    t = Table(["scheme", "seed", "line", "quantity", "printed", "book", "difference", "status", "note"])
+    cov = coverage(rows)
+    if cov["checked"]:
+        head += "\nout-of-sample rows: " + uncertainty.coverage_words(cov).replace("intervals", "intervals hold the printed figure", 1)
+    t = Table(["scheme", "seed", "line", "quantity", "printed", "book", "interval", "difference", "status", "note"])
     for r in rows:
-        t.add(r.scheme, r.seed, r.lines, r.quantity, r.printed, r.book, r.difference, r.status, r.note)
+        t.add(r.scheme, r.seed, r.lines, r.quantity, r.printed, r.book, interval_text(r), r.difference, r.status, r.note)
     return head + "\n\n" + t.to_text()
+
+
+def interval_text(r: Row) -> str:
+    """An out-of-sample row's prediction interval at the printed unit ("[25.1–28.4]"), else a dash."""
+    if r.book_low is None:
+        return "–"
+    return f"[{format_like(r.printed, r.book_low, 3).split(' ')[0]}–{format_like(r.printed, r.book_high, 3)}]"
 
 
 def dumps(rows: list) -> str:

@@ -13,7 +13,6 @@ package ``costbook.schemes.<name>`` whose name is its registry name, holding
         def format_estimate(result: dict) -> str                                  # the text output
         def validate(**options) -> dict                 # time the Sage code against its counts
         def format_validation(result: dict) -> str
-        VALIDATION_BOUNDS = {"<step glob>": bound}    # beyond the default 5%, each with its reason
         def ledger_rows() -> list; def ledger_claims() -> dict      # its rows in the ledger
 
     manifest.py  what the book keeps for the scheme (MANIFEST_API): its chapter, its reader's title
@@ -76,8 +75,7 @@ class _Registry(Mapping):
 REGISTRY: Mapping[str, str] = _Registry()
 
 #: the functions and names every registered model module has (the CLI calls them)
-MODEL_API = ("OPTIONS", "PUBLISHED", "estimate", "format_estimate", "validate", "format_validation",
-             "VALIDATION_BOUNDS")
+MODEL_API = ("OPTIONS", "PUBLISHED", "estimate", "format_estimate", "validate", "format_validation")
 
 
 @dataclass(frozen=True)
@@ -171,7 +169,7 @@ def get(name: str):
 
 #: what a scheme's manifest.py declares (``docs/adding-a-scheme.md``)
 MANIFEST_API = ("CHAPTER", "TITLE", "SECTION", "PUBLISHED_FILES", "BIBLIOGRAPHY", "SEED_NOTES", "SEED_ERRATA",
-                "VALIDATION_CASES")
+                "VALIDATION_CASES", "CALIBRATION_CASES")
 
 
 def _own_module(name: str, part: str):

@@ -9,3 +9,5 @@ SEED_NOTES = {"900": "toy-schnorr-note"}        # 900_toy_schnorr.md
 SEED_ERRATA = {}
 #: the small validation runs tests/test_validation_bounds.py makes
 VALIDATION_CASES = ({"messages": 1},)
+#: none committed: the toy's intervals take the book's schemes' evidence
+CALIBRATION_CASES = ()

@@ -18,8 +18,6 @@ NAME = "schnorr"
 OPTIONS = options(Parameters)
 PUBLISHED = seed.PUBLISHED
 STEPS = ("keygen", "sign", "verify")
-#: every step within the default 5%: its Sage group operations dominate it
-VALIDATION_BOUNDS: dict = {}
 #: a validation run small enough for the tests (three samples of 20 ms batches per operation)
 PROFILE = Profile("toy", samples=3, min_batch_seconds=0.02, warmup_seconds=0.0)
 
@@ -66,7 +64,7 @@ def validate(messages: int = 2, wire: str = "bytes") -> dict:
     counts = count_steps(wire)
     checks = validate_steps(steps, counts, "sage", profile=PROFILE)
     return runs_result([{"messages": messages, "wire": wire, "checks": [c.to_dict() for c in checks]}],
-                       VALIDATION_BOUNDS)
+                       scheme="schnorr")
 
 
 def format_validation(result: dict) -> str:

@@ -287,11 +287,6 @@ def run_steps(bits: int, params=None, seed: int = 2003, crt: bool = False):
     return counts, steps
 
 
-#: the bound on each step's |error| in validation (validation.bound_of): every step of the Sage code is
-#: its modular exponentiations, so the default 5% holds for all of them
-VALIDATION_BOUNDS: dict = {}
-
-
 #: the parameter set a validation runs by default (its chapter's table and the tests; --params picks the
 #: other; validate(params="both") from Python runs both): the smaller modulus.  The two sets run the
 #: same code, step for step, with a 3072- or a 4096-bit modulus, and every exponentiation of either is
@@ -310,7 +305,7 @@ def validate(params=VALIDATION_PARAMS, **_ignored) -> dict:
         for ps in sets:
             counts, steps = run_steps(ps.n_bits)
             yield {"params": ps.name, "n_bits": ps.n_bits}, steps, counts
-    return {"scheme": "cs03", "backend": "sage", **validation_runs(cases(), bounds=VALIDATION_BOUNDS)}
+    return {"scheme": "cs03", "backend": "sage", **validation_runs(cases(), scheme="cs03")}
 
 
 def format_validation(result: dict) -> str:

@@ -461,15 +461,14 @@ def _copy_card(card: mergeable.Card) -> mergeable.Card:
 
 
 VALIDATION_BACKENDS = ("sage",)
-#: the bound on each step's |error| in validation (validation.bound_of).  Every step is scalar
-#: multiplications, encodings and hashes the counts price, but inside a step they alternate: the
-#: Chaum–Pedersen proof's fixed-base multiplication reads a table of 1024 points that PARI's
-#: variable-base multiplication has just evicted, and the proof ran 5% over the same two
-#: multiplications timed each in its own loop (879 against 837 µs for ristretto255), so a step runs up
-#: to ~6% above its operations' prices: 8%.  The BLS12-381 card's setup hashes to G2 once, and PARI's
-#: square root in F_p^2 draws random elements: one hash of the same message takes 5.4 to 10.8 ms, so a
-#: sample of a few setups scatters by several percent: 10%.
-VALIDATION_BOUNDS: dict = {"client_setup": 0.10, "*": 0.08}
+# What a validation's error is made of (its prediction interval's margin comes from the committed
+# runs, costbook.uncertainty): every step is scalar multiplications, encodings and hashes the counts
+# price, but inside a step they alternate: the Chaum–Pedersen proof's fixed-base multiplication reads a
+# table of 1024 points that PARI's variable-base multiplication has just evicted, and the proof ran 5%
+# over the same two multiplications timed each in its own loop (879 against 837 µs for ristretto255).
+# The BLS12-381 card's setup hashes to G2 once, and PARI's square root in F_p^2 draws random elements:
+# one hash of the same message takes 5.4 to 10.8 ms, so a sample of a few setups scatters by several
+# percent.
 
 
 def validate(curve: str = "ristretto255", punches: int = 10, db_size: int = 0,
@@ -482,7 +481,7 @@ def validate(curve: str = "ristretto255", punches: int = 10, db_size: int = 0,
     # one run, labelled as validate's other results are (costbook validate takes the median of several)
     run = {"curve": curve, "punches": punches, "db_size": db_size,
            "redeem_check": redeem_check if curve == "bls12_381" else None, "checks": checks}
-    return {"scheme": "punchcard", "backend": "sage", **runs_result([run], VALIDATION_BOUNDS)}
+    return {"scheme": "punchcard", "backend": "sage", **runs_result([run], scheme="punchcard")}
 
 
 def format_validation(result: dict) -> str:

@@ -354,13 +354,13 @@ def run_ops(n: int, msm: bool = False) -> Run:
 #: committed run of all four the Pointproofs operations ran +0.8% to +4.5% and the Merkle ones +2.2%
 #: to +5.9%, with no trend in n (issue 22: 16 and 256 instead of 16, 64, 256 and 1024).
 VALIDATION_SIZES = (16, 256)
-#: the bound on each step's |error| in validation (validation.bound_of): the default 5% for Pointproofs
-#: (its group operations and hashes).  A Merkle operation is its hashes, priced, plus the Python around
-#: them, measured by running it with its hashes answered from a record; what is left is the hashes'
-#: context: one SHA-256 call between the tree's Python steps costs more than in its own loop (on an AMD
-#: EPYC, the operation less its interpreter work, per hash, ran 3-10% over the loop's price, about
-#: 10-35 ns, the path operations most), so the operations ran +2% to +6%: 8%.
-VALIDATION_BOUNDS = {"merkle/*": 0.08}
+# What a validation's error is made of (its prediction interval's margin comes from the committed runs,
+# costbook.uncertainty): Pointproofs' operations are their group operations and hashes.  A Merkle
+# operation is its hashes, priced, plus the Python around them, measured by running it with its hashes
+# answered from a record; what is left is the hashes' context: one SHA-256 call between the tree's
+# Python steps costs more than in its own loop (on an AMD EPYC, the operation less its interpreter
+# work, per hash, ran 3-10% over the loop's price, about 10-35 ns, the path operations most), so the
+# operations ran +2% to +6%.
 #: the share of a step its interpreter work may take (validation.INTERPRETER_SHARE_LIMIT is 10%): the
 #: Merkle code is pure Python around 0.3-µs hashes, and that Python measured 45-60% of each operation
 #: at n = 16 to 1024 (the record answers hashlib's calls only, so nothing else priced can hide in it)
@@ -384,7 +384,7 @@ def validate(n=None, **_ignored) -> dict:
             yield {"n": int(size)}, run.ops, run.counts, run.replays
     return {"scheme": "veccom", "backend": "sage (hashes: python hashlib; Merkle's interpreter work: its own code, "
                                            "hashes answered from a record)",
-            **validation_runs(cases(), bounds=VALIDATION_BOUNDS, interpreter_limits=INTERPRETER_LIMITS)}
+            **validation_runs(cases(), interpreter_limits=INTERPRETER_LIMITS, scheme="veccom")}
 
 
 def format_validation(result: dict) -> str:

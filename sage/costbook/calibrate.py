@@ -1,0 +1,86 @@
+"""Collect the evidence of the model's error: every scheme's CALIBRATION_CASES validated in fresh
+processes, written to ``measurements/calibration/<machine>/validation-runs.json``.
+
+    python -m costbook.calibrate [--processes 2] [SCHEME ...]      # make calibrate
+
+Naming schemes re-collects theirs and keeps the other schemes' results of the same file.  The book's
+prediction intervals (``costbook.uncertainty``) read the committed file; a check is never judged by
+its own scheme's results at its own size.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from . import schemes, uncertainty
+from .measure import machine_label
+from .measurements import load_source
+from .validation import validate_in_processes
+
+
+def cases(names) -> list:
+    """(scheme, options) of every CALIBRATION_CASES of `names`, in book order."""
+    return [(s, dict(o)) for s in names for o in schemes.manifest(s).CALIBRATION_CASES]
+
+
+def default_out() -> Path:
+    """The evidence file of the reference machine (the committed reference file's name)."""
+    return uncertainty.evidence_dir() / load_source("reference").name / "validation-runs.json"
+
+
+def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str = "", command: str = "",
+            keep: Sequence[Mapping] = (), progress=None) -> dict:
+    """Validate each (scheme, options) of `cases` in `processes` fresh processes, one after another,
+    and write every process's result, after the results in `keep`, to `out` (atomically: an
+    interrupted collection leaves the previous file).  Each process is a result of its own: the
+    evidence keeps the spread between processes that the gate meets."""
+    results = list(keep)
+    for scheme, options in cases:
+        if progress:
+            progress(scheme, options)
+        for _ in range(processes):
+            r = validate_in_processes(scheme, options, 1)
+            results.append({**{k: v for k, v in r.items() if k != "processes"}, "options": dict(options)})
+    data = {"format": uncertainty.FORMAT, "machine": machine, "date": datetime.date.today().isoformat(),
+            "command": command, "level": uncertainty.NOMINAL, "results": results}
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=1, allow_nan=False) + "\n")
+    os.replace(tmp, out)
+    return data
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m costbook.calibrate", description=__doc__.split("\n\n")[0])
+    ap.add_argument("schemes", nargs="*", help="schemes to (re-)collect (default: all)")
+    ap.add_argument("--processes", type=int, default=2, help="fresh processes per case (default 2)")
+    ap.add_argument("--out", type=Path, default=None, help="the evidence file (default: the reference machine's)")
+    args = ap.parse_args(argv)
+    known = schemes.in_book_order()
+    unknown = [s for s in args.schemes if s not in known]
+    if unknown or not 1 <= args.processes <= 9:
+        print(f"calibrate: unknown scheme {', '.join(unknown)} (known: {', '.join(known)})" if unknown
+              else f"calibrate: --processes must be from 1 to 9, got {args.processes}", file=sys.stderr)
+        return 2
+    out = args.out or default_out()
+    names = args.schemes or list(known)
+    kept = []
+    if args.schemes and out.exists():
+        kept = [r for r in json.loads(out.read_text())["results"] if r["scheme"] not in names]
+    todo = cases(names)
+    print(f"calibrate: {len(todo)} cases x {args.processes} processes into {out}", flush=True)
+    data = collect(todo, out, args.processes, machine_label(), "python -m costbook.calibrate "
+                               + " ".join(sys.argv[1:] if argv is None else argv), keep=kept,
+                               progress=lambda s, o: print(f"  {s} {o}", flush=True))
+    print(f"calibrate: {len(data['results'])} results written", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,271 @@
+"""Prediction intervals: the price spread widened by the model's own error, at one nominal level.
+
+An estimate's price interval [low, high] (every price at the low or high bound of its spread) says
+how sure the prices are; it says nothing of what the counts leave out.  A prediction interval adds
+the model's error, estimated by split conformal prediction [@vovk-2005; @lei-2018] from evidence the
+interval is never judged by:
+
+* the **score** of a prediction against what happened is how far, in log terms, the outcome lies
+  outside the price interval: ``max(0, ln(y / high), ln(low / y))`` (zero inside it);
+* the **margin** q of an interval is the ceil((n + 1) x level)-th smallest of n scores of *other*
+  predictions (``conformal_quantile``); the prediction interval is [low x e^-q, high x e^q].  If the
+  n scores and the one judged are exchangeable, the interval holds the outcome with probability at
+  least the level (and at most level + 1/(n + 1)).
+
+Two kinds of evidence, each left out where it would judge itself:
+
+* **validation** (a timed run of the Sage code against its counts priced in the same rounds, on one
+  machine): the committed runs of ``measurements/calibration`` (``costbook.calibrate`` writes them), every
+  scheme at several sizes.  A check of scheme S at run labels L (its size or parameter set) takes its
+  margin from every committed check *except S's at L* (``validation_margin``): the other schemes, and
+  S at other sizes.  Checks are grouped by the work that drives their error (``work_group``): steps
+  whose prediction includes measured interpreter work (a replay of the run without its priced
+  operations) against steps that are priced operations only.  A group with fewer than ``MIN_EVIDENCE``
+  scores pools with the rest.
+* **across machines** (a published figure of another machine, predicted from prices not fitted to
+  it: the ledger's predicted and leave-one-out rows): a row of scheme S takes its margin from the
+  out-of-sample rows of the *other* schemes (``cross_machine_margin``), whose errors include carrying
+  the book's model and ratios to a machine it never ran on.
+
+``NOMINAL`` is the one level used everywhere.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+#: the nominal level of every prediction interval the book prints
+NOMINAL = 0.90
+#: the fewest scores a group may take its margin from (below it, the groups pool): at 90% the
+#: conformal quantile of fewer than 9 scores is infinite, and of fewer than 19 it is the largest score
+MIN_EVIDENCE = 19
+#: the evidence format written by ``costbook.calibrate`` and read by ``load_evidence``
+FORMAT = "costbook-calibration/1"
+#: the work groups, by what drives their error (``work_group``)
+GROUPS = {
+    "priced": "steps that are their priced operations only (native-library calls, each priced by its "
+              "own benchmark)",
+    "interpreted": "steps whose prediction adds measured interpreter work (Python and Sage around many "
+                   "small operations, measured by a replay of the run without its priced operations)",
+}
+
+
+class EvidenceError(ValueError):
+    """Committed evidence that cannot be read, named with the file and the field."""
+
+
+# ---------------------------------------------------------------------------
+# Scores and quantiles
+
+def score(outcome: float, low: float, high: float) -> float:
+    """How far `outcome` lies outside [low, high], as a log ratio (0 inside)."""
+    if not (outcome > 0 and low > 0 and high >= low):
+        raise ValueError(f"a score needs positive times with low <= high, got {outcome}, [{low}, {high}]")
+    return max(0.0, math.log(outcome / high), math.log(low / outcome))
+
+
+def conformal_quantile(scores: Sequence[float], level: float = NOMINAL) -> float:
+    """The ceil((n + 1) level)-th smallest of `scores` (split conformal prediction's margin); infinite
+    when there are too few scores for the level."""
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    ordered = sorted(scores)
+    k = math.ceil((len(ordered) + 1) * level)
+    return math.inf if k > len(ordered) else ordered[k - 1]
+
+
+def widen(low: float, high: float, margin: float) -> tuple:
+    """(low x e^-margin, high x e^margin): a price interval widened by a model-error margin."""
+    return low * math.exp(-margin), high * math.exp(margin)
+
+
+@dataclass(frozen=True)
+class Margin:
+    """A model-error margin and what it was estimated from."""
+    value: float           # q, a log ratio
+    evidence: int          # how many scores
+    group: str             # the group it was taken from, or "pooled"
+    left_out: str          # what was left out, in words
+
+    @property
+    def percent(self) -> float:
+        return math.expm1(self.value)
+
+
+# ---------------------------------------------------------------------------
+# Validation evidence
+
+def work_group(check: Mapping) -> str:
+    """The group of a validation check: "interpreted" where its prediction includes measured
+    interpreter work, else "priced"."""
+    return "interpreted" if "interpreter_s" in check else "priced"
+
+
+def labels_key(labels: Mapping) -> str:
+    """A run's labels (its size or parameter set) as one comparable text."""
+    return json.dumps({k: v for k, v in labels.items() if k != "checks"}, sort_keys=True, default=str)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One committed validation check."""
+    scheme: str
+    labels: str            # labels_key of its run
+    step: str
+    group: str
+    low: float             # its price interval
+    high: float
+    measured: float        # the median of its timed samples
+
+    @property
+    def score(self) -> float:
+        return score(self.measured, self.low, self.high)
+
+
+def records_of(result: Mapping) -> list:
+    """The Records of a validate() result (a scheme's, or the median of several processes)."""
+    out = []
+    for run in result["runs"]:
+        for c in run["checks"]:
+            out.append(Record(result["scheme"], labels_key(run), c["step"], work_group(c),
+                              c["price_low_s"] if "price_low_s" in c else c["predicted_low_s"],
+                              c["price_high_s"] if "price_high_s" in c else c["predicted_high_s"],
+                              c["measured_s"]))
+    return out
+
+
+def evidence_dir() -> Path:
+    from .measurements import project_root
+    return project_root() / "measurements" / "calibration"
+
+
+def evidence_files() -> list:
+    """The committed evidence files (one per machine and collection)."""
+    return sorted(evidence_dir().glob("*/validation-runs.json"))
+
+
+def load_evidence(paths: Iterable[Path] | None = None) -> list:
+    """Every Record of the committed evidence (or of `paths`)."""
+    out = []
+    for path in (evidence_files() if paths is None else paths):
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, ValueError) as e:
+            raise EvidenceError(f"{path}: cannot read the evidence ({e})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("results"), list):
+            raise EvidenceError(f"{path}: not a {FORMAT} file (fields format, results)")
+        for i, result in enumerate(data["results"]):
+            try:
+                out += records_of(result)
+            except (KeyError, TypeError, ValueError) as e:
+                raise EvidenceError(f"{path}: results[{i}] is not a validation result ({e})") from None
+    return out
+
+
+_EVIDENCE: dict = {}
+
+
+def evidence() -> list:
+    """The committed evidence of the project in use, read once per process."""
+    files = tuple(evidence_files())
+    if files not in _EVIDENCE:
+        _EVIDENCE[files] = load_evidence(files)
+    return _EVIDENCE[files]
+
+
+def validation_margin(scheme: str, labels: str, group: str, records: Sequence[Record] | None = None,
+                      level: float = NOMINAL) -> Margin:
+    """The margin of a check of `scheme` at run `labels` in `group`: the conformal quantile of every
+    record's score but those of `scheme` at `labels`, in `group` (all groups where it has fewer than
+    MIN_EVIDENCE)."""
+    records = evidence() if records is None else records
+    others = [r for r in records if not (r.scheme == scheme and r.labels == labels)]
+    same = [r.score for r in others if r.group == group]
+    left_out = f"{scheme} at {labels}"
+    if len(same) >= MIN_EVIDENCE:
+        return Margin(conformal_quantile(same, level), len(same), group, left_out)
+    return Margin(conformal_quantile([r.score for r in others], level), len(others), "pooled", left_out)
+
+
+def judge_runs(scheme: str, runs: list, records: Sequence[Record] | None = None, level: float = NOMINAL) -> None:
+    """Give every check of `runs` its prediction interval, in place: "price_low_s"/"price_high_s" keep
+    the price interval, "predicted_low_s"/"predicted_high_s" become the prediction interval (widened by
+    ``validation_margin``), "margin" and "margin_evidence" say by how much and from how many scores,
+    "inside" whether the measured median lies in it, "half_width" its half-width relative to the
+    prediction, and "within_twice" whether the measured median lies within twice that half-width of
+    the prediction."""
+    for run in runs:
+        labels = labels_key(run)
+        for c in run["checks"]:
+            c.setdefault("price_low_s", c["predicted_low_s"])
+            c.setdefault("price_high_s", c["predicted_high_s"])
+            m = validation_margin(scheme, labels, work_group(c), records, level)
+            if not math.isfinite(m.value):       # no committed evidence (while it is collected): no margin
+                m = Margin(0.0, m.evidence, "none", m.left_out)
+            low, high = widen(c["price_low_s"], c["price_high_s"], m.value)
+            c.update(predicted_low_s=low, predicted_high_s=high, margin=m.value, margin_evidence=m.evidence,
+                     margin_group=m.group, level=level)
+            c.update(assess(c["predicted_s"], low, high, c["measured_s"]))
+
+
+def assess(predicted: float, low: float, high: float, outcome: float) -> dict:
+    """Whether `outcome` lies in [low, high], the interval's half-width relative to `predicted`, and
+    whether `outcome` lies within twice that half-width of `predicted`."""
+    half = (high - low) / 2
+    return {"inside": bool(low <= outcome <= high), "half_width": half / predicted if predicted else math.inf,
+            "within_twice": bool(abs(outcome - predicted) <= 2 * half)}
+
+
+def coverage(checks: Sequence[Mapping]) -> dict:
+    """{"inside", "checked", "share", "median_half_width", "beyond_twice"} of judged checks."""
+    checks = list(checks)
+    widths = sorted(c["half_width"] for c in checks)
+    n = len(checks)
+    median = (widths[n // 2] if n % 2 else (widths[n // 2 - 1] + widths[n // 2]) / 2) if n else math.nan
+    inside = sum(bool(c["inside"]) for c in checks)
+    return {"inside": inside, "checked": n, "share": inside / n if n else math.nan, "level": NOMINAL,
+            "median_half_width": median,
+            "beyond_twice": [c["step"] for c in checks if not c["within_twice"]]}
+
+
+def coverage_words(cov: Mapping) -> str:
+    """'43 of 50 (86%) in their 90% prediction intervals; median half-width 4.1%'."""
+    text = (f"{cov['inside']} of {cov['checked']} ({cov['share']:.0%}) in their {cov['level']:.0%} prediction "
+            f"intervals; median half-width {cov['median_half_width']:.1%}")
+    if cov["beyond_twice"]:
+        text += "; beyond twice the half-width: " + ", ".join(cov["beyond_twice"])
+    return text
+
+
+def cross_validated(records: Sequence[Record] | None = None, level: float = NOMINAL) -> list:
+    """Every committed record judged as the gate judges a check: its interval from the evidence less its
+    own scheme at its own labels.  Returns dicts with the record's fields, "margin", "low", "high",
+    "inside" and "half_width", for the calibration figure and the coverage table."""
+    records = evidence() if records is None else records
+    out = []
+    for r in records:
+        m = validation_margin(r.scheme, r.labels, r.group, records, level)
+        low, high = widen(r.low, r.high, m.value)
+        predicted = (r.low + r.high) / 2
+        out.append({"scheme": r.scheme, "labels": r.labels, "step": r.step, "group": r.group,
+                    "measured": r.measured, "predicted": predicted, "low": low, "high": high,
+                    "margin": m.value, **assess(predicted, low, high, r.measured)})
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Across machines: the ledger's out-of-sample rows
+
+def log_error(value: float, printed: float) -> float:
+    """|ln(value / printed)|: a prediction's score against a published figure."""
+    return abs(math.log(value / printed))
+
+
+def cross_machine_margin(scheme: str, scored: Sequence[tuple], level: float = NOMINAL) -> Margin:
+    """The margin of a prediction of another machine's figure for `scheme`: the conformal quantile of
+    the scores of the other schemes' out-of-sample predictions. `scored`: (scheme, score) pairs."""
+    others = [s for sch, s in scored if sch != scheme]
+    return Margin(conformal_quantile(others, level), len(others), "across machines", f"every {scheme} row")

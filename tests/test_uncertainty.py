@@ -1,0 +1,127 @@
+"""Prediction intervals (costbook.uncertainty): scores, the conformal quantile, and that an interval's
+model error comes from evidence it is not judged by, for the validation checks and the ledger rows."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from costbook import ledger, schemes, uncertainty
+from costbook.uncertainty import Record, conformal_quantile, score, validation_margin, widen
+
+
+def test_a_score_is_the_log_distance_outside_the_interval():
+    assert score(1.0, 0.9, 1.1) == 0
+    assert score(1.21, 1.0, 1.1) == pytest.approx(math.log(1.1))
+    assert score(0.5, 1.0, 1.1) == pytest.approx(math.log(2))
+    with pytest.raises(ValueError):
+        score(0.0, 1.0, 1.1)
+
+
+def test_the_conformal_quantile_is_the_ceil_n_plus_one_level_th_score():
+    scores = [i / 100 for i in range(1, 20)]           # 19 scores: (19 + 1) x 0.9 = 18th
+    assert conformal_quantile(scores, 0.9) == 0.18
+    assert conformal_quantile(scores[:8], 0.9) == math.inf      # too few for 90%
+    with pytest.raises(ValueError):
+        conformal_quantile(scores, 1.0)
+
+
+@given(st.lists(st.floats(0, 10), min_size=9, max_size=60), st.floats(0.5, 0.95))
+@settings(max_examples=200, deadline=None)
+def test_the_quantile_is_one_of_the_scores_or_infinite(scores, level):
+    q = conformal_quantile(scores, level)
+    assert q == math.inf or q in scores
+    # at least a `level` share of the scores and the next one lie at or below it
+    if math.isfinite(q):
+        assert sum(s <= q for s in scores) >= level * (len(scores) + 1) - 1e-9
+
+
+def test_split_conformal_intervals_cover_at_their_level():
+    """On exchangeable made-up errors (log-normal, 4% spread, 2% bias), intervals whose margin is the
+    conformal quantile of 40 other scores hold a fresh outcome about 90% of the time (2,000 trials)."""
+    rng = random.Random(7)
+    draw = lambda: math.exp(rng.gauss(0.02, 0.04))
+    hits = 0
+    for _ in range(2000):
+        calibration = [score(draw(), 1.0, 1.0) for _ in range(40)]
+        low, high = widen(1.0, 1.0, conformal_quantile(calibration))
+        hits += low <= draw() <= high
+    assert 0.87 <= hits / 2000 <= 0.95
+
+
+def _records(scheme, labels, scores, group="priced"):
+    return [Record(scheme, labels, f"step {i}", group, 1.0, 1.0, math.exp(s)) for i, s in enumerate(scores)]
+
+
+def test_a_checks_margin_leaves_its_own_scheme_and_size_out():
+    """Changing the evidence of scheme A at its own size leaves A's margin there unchanged; changing
+    another scheme's, or A's at another size, changes it."""
+    base = (_records("A", "n=16", [0.01] * 10) + _records("A", "n=64", [0.02] * 10)
+            + _records("B", "{}", [0.03 + i / 1000 for i in range(20)]))
+    m = validation_margin("A", "n=16", "priced", base)
+    own = [dataclasses.replace(r, measured=100.0) if r.labels == "n=16" else r for r in base]
+    assert validation_margin("A", "n=16", "priced", own) == m
+    other = [dataclasses.replace(r, measured=r.measured * 1.5) if r.scheme == "B" else r for r in base]
+    assert validation_margin("A", "n=16", "priced", other).value > m.value
+    size = [dataclasses.replace(r, measured=5.0) if r.labels == "n=64" else r for r in base]
+    assert validation_margin("A", "n=16", "priced", size).value > m.value
+    assert m.evidence == 30 and m.group == "priced"
+
+
+def test_a_group_with_too_little_evidence_pools_with_the_rest():
+    base = _records("B", "{}", [0.01] * 30) + _records("C", "{}", [0.2] * 5, group="interpreted")
+    m = validation_margin("A", "{}", "interpreted", base)
+    assert m.group == "pooled" and m.evidence == 35
+
+
+def test_the_committed_evidence_holds_every_schemes_calibration_cases():
+    records = uncertainty.evidence()
+    have = {(r.scheme, r.labels) for r in records}
+    for s in schemes.in_book_order():
+        cases = schemes.manifest(s).CALIBRATION_CASES
+        assert len({labels for scheme, labels in have if scheme == s}) >= len(cases), s
+    path = uncertainty.evidence_files()[0]
+    data = json.loads(path.read_text())
+    assert data["format"] == uncertainty.FORMAT and data["level"] == uncertainty.NOMINAL
+
+
+def test_each_committed_checks_interval_comes_from_the_others():
+    """For every committed (scheme, size), the margin judge_runs gives its checks is the conformal
+    quantile of the evidence without it, recomputed here from the records."""
+    records = uncertainty.evidence()
+    for scheme, labels in sorted({(r.scheme, r.labels) for r in records}):
+        for group in ("priced", "interpreted"):
+            rest = [r for r in records if (r.scheme, r.labels) != (scheme, labels)]
+            same = [r.score for r in rest if r.group == group]
+            expect = conformal_quantile(same if len(same) >= uncertainty.MIN_EVIDENCE else [r.score for r in rest])
+            assert validation_margin(scheme, labels, group).value == expect
+
+
+def test_cross_validated_coverage_of_the_committed_evidence():
+    """Judged as the gate judges a run (its own scheme at its own size left out), the committed checks lie
+    in their intervals at least 80% of the time, with a median half-width of at most 10%."""
+    judged = uncertainty.cross_validated()
+    cov = uncertainty.coverage(judged)
+    assert cov["share"] >= 0.80 and cov["median_half_width"] <= 0.10, uncertainty.coverage_words(cov)
+
+
+def test_every_out_of_sample_ledger_row_has_an_interval_from_the_other_schemes():
+    rows = ledger.ledger()
+    oos = [r for r in rows if r.status in ledger.OUT_OF_SAMPLE]
+    assert oos and all(isinstance(x, float) and math.isfinite(x) for r in oos
+                       for x in (r.book_low, r.book_high, r.printed_value))
+    assert all(r.book_low <= r.book_value <= r.book_high for r in oos)
+    assert all(r.book_low is None for r in rows if r.status not in ledger.OUT_OF_SAMPLE)
+    cov = ledger.coverage(rows)
+    assert cov["share"] >= 0.80 and cov["median_half_width"] <= 0.15, uncertainty.coverage_words(cov)
+    # a scheme's own rows never move its margin: make every row of one scheme miss by half
+    for scheme in {r.scheme for r in oos}:
+        worse = [dataclasses.replace(r, book_value=r.book_value * 1.5) if r.scheme == scheme else r for r in rows]
+        again = ledger.with_intervals([dataclasses.replace(r, book_low=None, book_high=None, margin=None)
+                                       for r in worse])
+        assert ({r.margin for r in again if r.scheme == scheme and r.margin is not None}
+                == {r.margin for r in oos if r.scheme == scheme}), scheme
