@@ -38,13 +38,17 @@ HOSTILE = ("<img src=x onerror=alert(1)> x<!--<script> </script><script>alert(2)
            "$\\href{javascript:alert(4)}{m}$ \\(\\href{javascript:alert(5)}{n}\\) https://example.org/x "
            "a\u2028b\u2029c\n\n# heading\n\n<div onclick=alert(6)>x</div>")
 
+#: and in the file's name, which the footer and the live page name
+FILE_NAME = 'hostile "<img src=x onerror=alert(7)>" $x$.json'
+
 #: the elements each fragment may hold: the renderers' own, never the file's
 NOTE_TAGS = {"p", "strong", "span"}
 TABLE_TAGS = {"table", "caption", "thead", "tbody", "tr", "th", "td", "span"}
 
 
 def hostile_file(folder: Path) -> Path:
-    """The reference file with HOSTILE in its name, every provenance string and one backend's name."""
+    """The reference file with HOSTILE in its name, every provenance string and one backend's name,
+    as FILE_NAME."""
     data = json.loads(measurements.reference_path().read_text(encoding="utf-8"))
 
     def spoil(value):
@@ -58,7 +62,7 @@ def hostile_file(folder: Path) -> Path:
     data["provenance"] = spoil(data["provenance"])
     first = next(iter(data["results"]))
     data["results"][HOSTILE] = data["results"][first]
-    path = folder / "hostile.json"
+    path = folder / FILE_NAME
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
     return path
 
@@ -152,6 +156,7 @@ def test_the_live_page_embeds_json_as_data(hostile):
     export = export.replace('"title":"', '"title":"' + json.dumps(HOSTILE, ensure_ascii=False)[1:-1] + " ", 1)
     page = live_page.page_scripts({"veccom": export}, "_static", live_page.machine_script(path))
     assert script_problems(script_data(page, "costbook-live-machine"), json.loads(path.read_text())) == []
+    assert BeautifulSoup(page, "html.parser").find("script", id="costbook-live-machine")["data-file"] == FILE_NAME
     assert script_problems(script_data(page, "costbook-live-data-veccom"), json.loads(export)) == []
     scripts = re.findall(r'<script src="([^"]+)"></script>', page)
     assert scripts == ["_static/live/pricing.js", "_static/live/live.js"]
@@ -170,10 +175,11 @@ def test_the_offline_book_shows_the_file_as_text(hostile, executed, tmp_path, mo
     footer = s.select_one("footer.page-footer")
     assert markup_problems(footer.decode_contents(), {"span"}) == []
     assert words(footer.get_text()) == words(f"Source: chapters/01-alpha.ipynb (outputs of a fresh run); "
-                                             f"measurements: hostile.json ({measurements.machine_text(mset.provenance['machine'], arch=True)})")
+                                             f"measurements: {FILE_NAME} ({measurements.machine_text(mset.provenance['machine'], arch=True)})")
     # no element anywhere on the page carries an attribute the file wrote
     assert [t.name for t in s.find_all(True) if any(a.lower().startswith("on") for a in t.attrs)] == []
     assert script_problems(script_data(page, "costbook-live-machine"), json.loads(path.read_text())) == []
+    assert s.find("script", id="costbook-live-machine")["data-file"] == FILE_NAME
     assert script_problems(script_data(page, "costbook-live-data-veccom"),
                            json.loads((ROOT / "chapters" / "live" / "veccom.json").read_text())) == []
     assert re.findall(r'<script src="[^"]*/live/(\w+\.js)"></script>', page) == ["pricing.js", "live.js"]
