@@ -47,7 +47,7 @@ def markdown_text(text) -> str:
 
 
 def html_text(text) -> str:
-    """`text` as HTML text (quotes escaped too, as in an attribute, so one escaping fits both)."""
+    """`text` as HTML text (its quotes escaped too, as the book's tables have always written them)."""
     text = str(text)
     return _no_math(html.escape(text), text)
 
