@@ -4,7 +4,8 @@ in requirements.txt).  The test changes one parameter, loads a measurement file 
 ship through the page's file input (DOM.setFileInputFiles, as a reader choosing the file), reads
 each step's total, low and high from the page, and compares them with `costbook estimate` run
 in-process on the same file and parameters.  The page must request nothing but file: and data: URLs
-and raise no script error.
+and raise no script error.  This machine's file, which the page embeds, has markup in its name and
+its machine: the widget must still load, and the page show those words as text.
 """
 from __future__ import annotations
 
@@ -68,10 +69,17 @@ class Page:
         raise AssertionError(f"timed out waiting for {expression}")
 
 
+#: markup in this machine's file, which the page embeds and names: each would set window.hostile
+HOSTILE_NAME = "this-machine-test x<!--<script> <img src=x onerror=window.hostile=1>"
+HOSTILE_CPU = "$\\href{javascript:window.hostile=2}{cpu}$ <img src=x onerror=window.hostile=3>"
+
+
 def this_machine() -> dict:
-    """The file `make book` would have measured: another scaling of the reference, another name."""
+    """The file `make book` would have measured: another scaling of the reference, another name (with
+    markup in it and in its machine, which the page must show as text)."""
     data = reader_machine()
-    data["name"] = "this-machine-test"
+    data["name"] = HOSTILE_NAME
+    data["provenance"] = {**data["provenance"], "machine": {"cpu": HOSTILE_CPU, "cores": 2}}
     for entries in data["results"].values():
         for e in entries.values():
             for f in ("median", "q1", "q3", "mad", "low", "high", "min"):
@@ -156,7 +164,11 @@ def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
                  s.value = 'here'; s.dispatchEvent(new Event('change')); })()""")
     page.wait_for("document.querySelector('.costbook-live-words').dataset.machine === 'here'")
     words = page.js("document.querySelector('.costbook-live-words').textContent")
-    assert "this-machine.json" in words, words
+    assert "this-machine.json" in words and HOSTILE_NAME in words, words
+    # the file's words are text: in the widget, in the footer, and to MathJax
+    page.js("MathJax.startup.promise.then(() => true)")
+    assert page.js("window.hostile === undefined && !document.querySelector('main img[src=x], [href^=javascript]')")
+    assert HOSTILE_CPU in page.js("document.querySelector('footer.page-footer').textContent")
     expected, printed = cli_steps(SCHEME, str(here), {**defaults, OPTION: VALUE}, defaults)
     assert expected is not None, printed
     for g, e in zip(read_steps(page), expected):

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from .escape import html_attribute, html_text, markdown_text
+
 
 def fmt_time(seconds: float | None, digits: int = 3) -> str:
     """Seconds in the unit that keeps 1-3 digits before the point: 6.51 ms, 48.2 us."""
@@ -127,7 +129,7 @@ def _citations_as_html(escaped: str) -> str:
     def span(m):
         marker = html.unescape(m[0])
         label = html.escape(citation_text(m[1], html.unescape(m[2]) if m[2] else None), quote=False)
-        return f'<span data-qmd="{html.escape(marker, quote=True)}">({label})</span>'
+        return f'<span data-qmd="{html_attribute(marker)}">({label})</span>'
     return CITATION_MARKER.sub(span, escaped)
 
 
@@ -177,12 +179,11 @@ class Table:
         return "\n".join(out)
 
     def to_html(self) -> str:
-        esc = html.escape
         align = [f' style="text-align: {a}"' for a in column_alignments(self.rows, len(self.headers))]
-        head = "".join(f"<th{a}>{esc(h)}</th>" for h, a in zip(self.headers, align))
-        body = "".join("<tr>" + "".join(f"<td{a}>{_citations_as_html(esc(c))}</td>" for c, a in zip(r, align))
+        head = "".join(f"<th{a}>{html_text(h)}</th>" for h, a in zip(self.headers, align))
+        body = "".join("<tr>" + "".join(f"<td{a}>{_citations_as_html(html_text(c))}</td>" for c, a in zip(r, align))
                        + "</tr>" for r in self.rows)
-        cap = f"<caption>{esc(self.caption)}</caption>" if self.caption else ""
+        cap = f"<caption>{html_text(self.caption)}</caption>" if self.caption else ""
         return f'<table class="costbook-table">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
     def _repr_html_(self):
@@ -251,14 +252,15 @@ def provenance_table(mset) -> Table:
 def measured_machine(mset) -> str:
     """Markdown naming a chapter's **measured machine**: the machine whose measurement file its tables
     and figures are priced with, which captions name by that term.  In the book as published it is
-    the reference machine; a book built with `make book` prices with the machine it was built on."""
+    the reference machine; a book built with `make book` prices with the machine it was built on.
+    The file's words are Markdown text (``escape.markdown_text``), never markup."""
     from .measurements import is_reference, load_source, machine_words
     said = (f"**The measured machine** of this chapter, whose prices its tables and figures use, is "
-            f"{machine_words(mset)} (measurement file {mset.name})")
+            f"{markdown_text(machine_words(mset))} (measurement file {markdown_text(mset.name)})")
     if is_reference(mset):
         return f"{said}: the book's reference machine."
     return (f"{said}. The book as published uses its reference machine, "
-            f"{machine_words(load_source('reference'))}.")
+            f"{markdown_text(machine_words(load_source('reference')))}.")
 
 
 def backend_table(mset, keys: Sequence[str], backends: Sequence[str], baseline: str,

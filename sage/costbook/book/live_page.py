@@ -12,23 +12,25 @@ A chapter holds its live estimate as Quarto OJS cells in a markdown cell::
 Quarto runs them (the JSON beside the chapter, ``chapters/live/<scheme>.json``, is committed).  This
 renderer has no OJS runtime: it replaces each such block by ``<div class="costbook-live"
 data-live="veccom">``, embeds the schemes' data in the page as ``<script type="application/json">``
-(a page opened from file:// may not fetch() a file) and loads the same two scripts, pricing.js and
-live.js, as classic scripts from ``_static/live/`` (Chromium refuses ES module imports from
-file://).  The data is the committed export (a scheme without one is exported here, ``costbook.live``,
-and kept in build/cache/live/ under the digest of its inputs).  When the book was made with this
-machine's measurement, the file itself is embedded too (``machine_script``): the page checks it with
-``costbook check``'s rules and offers it as a machine, priced the way a reader's own file is, so
-offering it costs no export (the node test holds that way of pricing to the CLI).
+(a page opened from file:// may not fetch() a file; "<", ">" and "&" as \\u escapes,
+``escape.script_json``, so that no string in it ends the element or hides the scripts after it)
+and loads the same two scripts, pricing.js and live.js, as classic scripts from ``_static/live/``
+(Chromium refuses ES module imports from file://).  The data is the committed export (a scheme
+without one is exported here, ``costbook.live``, and kept in build/cache/live/ under the digest of
+its inputs).  When the book was made with this machine's measurement, the file itself is embedded
+too (``machine_script``): the page checks it with ``costbook check``'s rules and offers it as a
+machine, priced the way a reader's own file is, so offering it costs no export (the node test
+holds that way of pricing to the CLI).
 """
 from __future__ import annotations
 
 import hashlib
-import html
 import re
 import shutil
 from pathlib import Path
 
 from .. import live
+from ..escape import html_attribute, script_json
 from . import cache
 
 ASSETS = Path(__file__).resolve().parent / "assets" / "live"
@@ -100,14 +102,14 @@ def copy_scripts(static: Path) -> None:
 
 
 def _json_script(element_id: str, text: str, **attrs) -> str:
-    # "</" cannot occur inside a script element; JSON reads "<\/" as "</"
-    extra = "".join(f' data-{k}="{html.escape(v)}"' for k, v in attrs.items())
-    return f'<script type="application/json" id="{element_id}"{extra}>' + text.replace("</", "<\\/") + "</script>"
+    extra = "".join(f' data-{k}="{html_attribute(v)}"' for k, v in attrs.items())
+    return f'<script type="application/json" id="{element_id}"{extra}>{script_json(text)}</script>'
 
 
 def machine_script(measured: Path | None) -> str:
-    """This machine's measurement file, embedded as it is (its name in data-file): live.js checks it
-    as a reader's file and offers it as "this machine"; nothing when the book had none."""
+    """This machine's measurement file, embedded as it is (but for ``script_json``'s escapes, which
+    read back as the same characters; its name in data-file): live.js checks it as a reader's file
+    and offers it as "this machine"; nothing when the book had none."""
     if measured is None:
         return ""
     return _json_script("costbook-live-machine", measured.read_text(encoding="utf-8"), file=measured.name)

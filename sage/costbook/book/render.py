@@ -52,8 +52,10 @@ from pathlib import Path, PurePosixPath
 import jinja2
 import nbformat
 import yaml
+from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
+from ..escape import html_text
 from ..measurements import machine_text
 from . import live_page
 from .cells import render_cells
@@ -400,7 +402,8 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
     if mathjax is None:
         find_mathjax()   # fail before writing anything
     css_files = project_css(root, html_fmt)
-    measurements = describe_measurements(root, os.environ.get("COSTBOOK_MEASUREMENTS"))
+    # the file's words as HTML text that MathJax leaves alone (the template's escaping would not)
+    measurements = Markup(html_text(describe_measurements(root, os.environ.get("COSTBOOK_MEASUREMENTS"))))
     template = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True,
                                   lstrip_blocks=True, keep_trailing_newline=True).get_template("page.html.j2")
     title = str(book.get("title") or root.name)

@@ -46,7 +46,8 @@
     const uid = "live" + Math.random().toString(36).slice(2, 8);
     const state = { scheme: 0, machine: datasets[0].template, own: null, ownFile: "", here: null, hereFile: "",
                     values: {}, x: null };
-    container.classList.add("costbook-live");
+    // every word here is text (textContent), a file's too: MathJax must not read "$...$" in it as TeX
+    container.classList.add("costbook-live", "tex2jax_ignore");
     container.replaceChildren();
 
     const data = () => datasets[state.scheme];
