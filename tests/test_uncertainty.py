@@ -11,15 +11,16 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from costbook import ledger, schemes, uncertainty
-from costbook.uncertainty import Record, conformal_quantile, score, validation_margin, widen
+from costbook.uncertainty import Record, conformal_quantile, interval, score, validation_margin
 
 
-def test_a_score_is_the_log_distance_outside_the_interval():
-    assert score(1.0, 0.9, 1.1) == 0
-    assert score(1.21, 1.0, 1.1) == pytest.approx(math.log(1.1))
-    assert score(0.5, 1.0, 1.1) == pytest.approx(math.log(2))
+def test_a_score_is_the_absolute_log_ratio():
+    assert score(1.0, 1.0) == 0
+    assert score(1.21, 1.1) == pytest.approx(math.log(1.1))
+    assert score(0.5, 1.0) == pytest.approx(math.log(2))
+    assert interval(2.0, math.log(1.5)) == pytest.approx((2.0 / 1.5, 3.0))
     with pytest.raises(ValueError):
-        score(0.0, 1.0, 1.1)
+        score(0.0, 1.0)
 
 
 def test_the_conformal_quantile_is_the_ceil_n_plus_one_level_th_score():
@@ -47,14 +48,14 @@ def test_split_conformal_intervals_cover_at_their_level():
     draw = lambda: math.exp(rng.gauss(0.02, 0.04))
     hits = 0
     for _ in range(2000):
-        calibration = [score(draw(), 1.0, 1.0) for _ in range(40)]
-        low, high = widen(1.0, 1.0, conformal_quantile(calibration))
+        calibration = [score(draw(), 1.0) for _ in range(40)]
+        low, high = interval(1.0, conformal_quantile(calibration))
         hits += low <= draw() <= high
     assert 0.87 <= hits / 2000 <= 0.95
 
 
 def _records(scheme, labels, scores, group="priced"):
-    return [Record(scheme, labels, f"step {i}", group, 1.0, 1.0, math.exp(s)) for i, s in enumerate(scores)]
+    return [Record(scheme, labels, f"step {i}", group, 1.0, math.exp(s)) for i, s in enumerate(scores)]
 
 
 def test_a_checks_margin_leaves_its_own_scheme_and_size_out():
@@ -120,7 +121,8 @@ def test_every_out_of_sample_ledger_row_has_an_interval_from_the_other_schemes()
     assert cov["share"] >= 0.80 and cov["median_half_width"] <= 0.15, uncertainty.coverage_words(cov)
     # a scheme's own rows never move its margin: make every row of one scheme miss by half
     for scheme in {r.scheme for r in oos}:
-        worse = [dataclasses.replace(r, book_value=r.book_value * 1.5) if r.scheme == scheme else r for r in rows]
+        worse = [dataclasses.replace(r, book_value=r.book_value * 1.5) if r.scheme == scheme and r in oos else r
+                 for r in rows]
         again = ledger.with_intervals([dataclasses.replace(r, book_low=None, book_high=None, margin=None)
                                        for r in worse])
         assert ({r.margin for r in again if r.scheme == scheme and r.margin is not None}

@@ -172,7 +172,7 @@ def test_a_step_whose_counts_leave_work_out_is_caught():
 
 
 #: made-up evidence whose every score is ln 1.03: every margin is ln 1.03
-EVIDENCE = [uncertainty.Record("other", "{}", f"s{i}", "priced", 1.0, 1.0, 1.03) for i in range(40)]
+EVIDENCE = [uncertainty.Record("other", "{}", f"s{i}", "priced", 1.0, 1.03) for i in range(40)]
 
 
 def _one_step(error: float) -> dict:
@@ -184,10 +184,11 @@ def _one_step(error: float) -> dict:
 
 
 def test_the_margin_is_the_evidence_s(made_up_evidence):
-    """With every score of the evidence ln 1.03, the interval is [0.99 / 1.03, 1.01 x 1.03]: twice its
-    half-width from 1 s is about +/-8%."""
+    """With every score of the evidence ln 1.03, the interval of a prediction of 1 s is [1 / 1.03, 1.03]:
+    twice its half-width from 1 s is about +/-6%."""
     c = _one_step(0.05)["runs"][0]["checks"][0]
-    assert c["margin"] == pytest.approx(math.log(1.03)) and c["predicted_high_s"] == pytest.approx(1.01 * 1.03)
+    assert c["margin"] == pytest.approx(math.log(1.03)) and c["predicted_high_s"] == pytest.approx(1.03)
+    assert (c["price_low_s"], c["price_high_s"]) == (0.99, 1.01)
     assert not c["inside"] and c["within_twice"]
     assert not _one_step(0.09)["runs"][0]["checks"][0]["within_twice"]
 
@@ -211,10 +212,10 @@ def test_a_miss_is_judged_by_the_median_of_three_fresh_processes(monkeypatch, ma
     monkeypatch.setattr(validation, "validate_in_processes", lambda scheme, options, k: asked.append((scheme, options, k))
                         or validation.median_of_processes([_one_step(e) for e in process_errors]))
     if passes:
-        with pytest.warns(UserWarning, match=r"merkle/a \+9\.0% \(interval -3\.9% to \+4\.0%; then \+3\.0%, \+9\.0%, \+5\.0%\)"):
+        with pytest.warns(UserWarning, match=r"merkle/a \+9\.0% \(interval -2\.9% to \+3\.0%; then \+3\.0%, \+9\.0%, \+5\.0%\)"):
             gate._judged_case("veccom", {"n": 16})
     else:
-        with pytest.raises(AssertionError, match=r"\+8\.5% \(interval -3\.9% to \+4\.0%; the processes \+9\.0%, "
+        with pytest.raises(AssertionError, match=r"\+8\.5% \(interval -2\.9% to \+3\.0%; the processes \+9\.0%, "
                                                  r"\+3\.0%, \+8\.5%; the first run \+9\.0%\)"):
             gate._judged_case("veccom", {"n": 16})
     assert asked == [("veccom", {"n": 16}, 3)]

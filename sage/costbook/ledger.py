@@ -228,13 +228,13 @@ def with_intervals(rows: list) -> list:
     """`rows` with every out-of-sample row's prediction interval: its value widened by the margin of
     the *other* schemes' out-of-sample rows (``uncertainty.cross_machine_margin``: their log errors
     against their printed figures), never by its own scheme's."""
-    scored = [(r.scheme, uncertainty.log_error(r.book_value, parse_printed(r.printed)[0])) for r in rows if _scored(r)]
+    scored = [(r.scheme, uncertainty.score(parse_printed(r.printed)[0], r.book_value)) for r in rows if _scored(r)]
     margins = {s: uncertainty.cross_machine_margin(s, scored) for s in {r.scheme for r in rows}}
     out = []
     for r in rows:
         if _scored(r) and math.isfinite(margins[r.scheme].value):
             q = margins[r.scheme].value
-            low, high = uncertainty.widen(r.book_value, r.book_value, q)
+            low, high = uncertainty.interval(r.book_value, q)
             r = replace(r, book_low=low, book_high=high, printed_value=parse_printed(r.printed)[0], margin=q)
         out.append(r)
     return out
