@@ -61,15 +61,15 @@ def _records(scheme, labels, scores, group="priced"):
 def test_a_checks_margin_leaves_its_own_scheme_and_size_out():
     """Changing the evidence of scheme A at its own size leaves A's margin there unchanged; changing
     another scheme's, or A's at another size, changes it."""
-    base = (_records("A", "n=16", [0.01] * 10) + _records("A", "n=64", [0.02] * 10)
+    base = (_records("A", '{"n": 16}', [0.01] * 10) + _records("A", '{"n": 64}', [0.02] * 10)
             + _records("B", "{}", [0.03 + i / 1000 for i in range(20)]))
-    m = validation_margin("A", "n=16", "priced", base)
-    own = [dataclasses.replace(r, measured=100.0) if r.labels == "n=16" else r for r in base]
-    assert validation_margin("A", "n=16", "priced", own) == m
+    m = validation_margin("A", '{"n": 16}', "priced", base)
+    own = [dataclasses.replace(r, measured=100.0) if r.labels == '{"n": 16}' else r for r in base]
+    assert validation_margin("A", '{"n": 16}', "priced", own) == m
     other = [dataclasses.replace(r, measured=r.measured * 1.5) if r.scheme == "B" else r for r in base]
-    assert validation_margin("A", "n=16", "priced", other).value > m.value
-    size = [dataclasses.replace(r, measured=5.0) if r.labels == "n=64" else r for r in base]
-    assert validation_margin("A", "n=16", "priced", size).value > m.value
+    assert validation_margin("A", '{"n": 16}', "priced", other).value > m.value
+    size = [dataclasses.replace(r, measured=5.0) if r.labels == '{"n": 64}' else r for r in base]
+    assert validation_margin("A", '{"n": 16}', "priced", size).value > m.value
     assert m.evidence == 30 and m.group == "priced"
 
 
@@ -92,14 +92,26 @@ def test_the_committed_evidence_holds_every_schemes_calibration_cases():
 
 def test_each_committed_checks_interval_comes_from_the_others():
     """For every committed (scheme, size), the margin judge_runs gives its checks is the conformal
-    quantile of the evidence without it, recomputed here from the records."""
+    quantile of the evidence without that scheme at that size, recomputed here from the records."""
     records = uncertainty.evidence()
     for scheme, labels in sorted({(r.scheme, r.labels) for r in records}):
+        size = uncertainty.size_key(labels)
         for group in ("priced", "interpreted"):
-            rest = [r for r in records if (r.scheme, r.labels) != (scheme, labels)]
+            rest = [r for r in records if not (r.scheme == scheme and uncertainty.size_key(r.labels) == size)]
             same = [r.score for r in rest if r.group == group]
             expect = conformal_quantile(same if len(same) >= uncertainty.MIN_EVIDENCE else [r.score for r in rest])
             assert validation_margin(scheme, labels, group).value == expect
+
+
+def test_runs_of_one_size_are_left_out_together():
+    """DB-SM and DB-RSM at n = m = 2 (one process) leave each other out; the sizes are the numbers."""
+    key = uncertainty.size_key
+    assert key({"protocol": "DB-SM", "n": 2, "m": 2}) == key({"protocol": "DB-RSM", "n": 2, "m": 2})
+    assert key({"n": 2, "m": 2}) != key({"n": 3, "m": 2})
+    assert key('{"params": "aggressive", "n_bits": 3072}') == '{"n_bits": 3072}'
+    base = (_records("A", '{"p": "x", "n": 2}', [0.5] * 5) + _records("A", '{"p": "y", "n": 2}', [0.5] * 5)
+            + _records("B", "{}", [0.01] * 30))
+    assert validation_margin("A", '{"p": "x", "n": 2}', "priced", base).value == pytest.approx(0.01)
 
 
 def test_cross_validated_coverage_of_the_committed_evidence():

@@ -23,9 +23,8 @@ Two kinds of evidence, each left out where it would judge itself:
 
 * **validation** (a timed run of the Sage code against its counts priced in the same rounds, on one
   machine): the committed runs of ``measurements/calibration`` (``costbook.calibrate`` writes them), every
-  scheme at several sizes.  A check of scheme S at run labels L (its size or parameter set) takes its
-  margin from every committed check *except S's at L* (``validation_margin``): the other schemes, and
-  S at other sizes.  Checks are grouped by the work that drives their error (``work_group``): steps
+  scheme at several sizes.  A check of scheme S at size L takes its margin from every committed check
+  *except S's at L* (``validation_margin``): the other schemes, and S at other sizes.  Checks are grouped by the work that drives their error (``work_group``): steps
   whose prediction includes measured interpreter work (a replay of the run without its priced
   operations) against steps that are priced operations only.  A group with fewer than ``MIN_EVIDENCE``
   scores pools with the rest.
@@ -112,8 +111,17 @@ def work_group(check: Mapping) -> str:
 
 
 def labels_key(labels: Mapping) -> str:
-    """A run's labels (its size or parameter set) as one comparable text."""
+    """A run's labels (its size or parameter set, and what else names it) as one comparable text."""
     return json.dumps({k: v for k, v in labels.items() if k != "checks"}, sort_keys=True, default=str)
+
+
+def size_key(labels: Mapping | str) -> str:
+    """A run's size: its numeric labels (n, m, punches, the modulus bits), as one comparable text.  Two
+    runs of a scheme at one size (DB-SM and DB-RSM at n = m = 2, made in one process) are left out
+    together: they share the process whose life moves a step's ratio to its primitives."""
+    labels = json.loads(labels) if isinstance(labels, str) else labels
+    return json.dumps({k: v for k, v in labels.items() if k != "checks" and isinstance(v, (int, float))
+                       and not isinstance(v, bool)}, sort_keys=True)
 
 
 @dataclass(frozen=True)
@@ -183,10 +191,11 @@ def evidence() -> list:
 def validation_margin(scheme: str, labels: str, group: str, records: Sequence[Record] | None = None,
                       level: float = NOMINAL) -> Margin:
     """The margin of a check of `scheme` at run `labels` in `group`: the conformal quantile of every
-    record's score but those of `scheme` at `labels`, in `group` (all groups where it has fewer than
-    MIN_EVIDENCE)."""
+    record's score but those of `scheme` at the same size (``size_key``), in `group` (all groups where
+    it has fewer than MIN_EVIDENCE)."""
     records = evidence() if records is None else records
-    others = [r for r in records if not (r.scheme == scheme and r.labels == labels)]
+    size = size_key(labels)
+    others = [r for r in records if not (r.scheme == scheme and size_key(r.labels) == size)]
     same = [r.score for r in others if r.group == group]
     left_out = f"{scheme} at {labels}"
     if len(same) >= MIN_EVIDENCE:
