@@ -34,7 +34,9 @@ def install_toy_book(root: Path, scheme_dirs) -> Path:
     them; _quarto.yml lists the toy chapters.  Returns root."""
     (root / "measurements" / "published").mkdir(parents=True)
     (root / "measurements" / "reference").symlink_to(REPO / "measurements" / "reference")
-    (root / "measurements" / "calibration").symlink_to(REPO / "measurements" / "calibration")
+    # the book's other committed files: the ledger's intervals read every scheme's rows
+    for folder in ("calibration", "seed-libraries"):
+        (root / "measurements" / folder).symlink_to(REPO / "measurements" / folder)
     for f in (REPO / "measurements" / "published").glob("*.json"):
         (root / "measurements" / "published" / f.name).symlink_to(f)
     (root / "chapters").mkdir()
