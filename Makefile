@@ -123,11 +123,13 @@ measure-reference: setup
 	@echo "Inspect it, then move it into measurements/reference/ (one file) and run 'make reference'."
 
 # The evidence of the models' error that every prediction interval is made from: each scheme's
-# CALIBRATION_CASES validated in two fresh processes each, written (atomically) to
-# measurements/calibration/<reference machine>/validation-runs.json.  About 25 minutes on two cores;
+# CALIBRATION_CASES validated in two fresh processes each on a quiet machine and in one beside a
+# CPU-bound process (which the collector starts and ends), written (atomically) to
+# measurements/calibration/<reference machine>/validation-runs.json.  About 20 minutes on two cores;
 # run it on the reference machine after a change to a scheme's code or counts, then 'make reference'.
 calibrate: setup
 	$(PY) -m costbook.calibrate
+	$(PY) -m costbook.calibrate --processes 1 --beside-busy
 
 # The punch-card seed laptop's prices are scaled by curve25519-dalek 2.0.0's own ratios: rebuild
 # bench/curve25519-dalek (its Cargo.lock) and rewrite the committed file (atomically).

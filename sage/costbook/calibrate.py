@@ -1,9 +1,12 @@
 """Collect the evidence of the model's error: every scheme's CALIBRATION_CASES validated in fresh
 processes, written to ``measurements/calibration/<machine>/validation-runs.json``.
 
-    python -m costbook.calibrate [--processes 2] [SCHEME ...]      # make calibrate
+    python -m costbook.calibrate [--processes 2] [--beside-busy] [SCHEME ...]     # make calibrate
 
-Naming schemes re-collects theirs and keeps the other schemes' results of the same file.  The book's
+Each result says its conditions: "quiet", or "beside a CPU-bound process" (--beside-busy: the
+collector runs one beside itself for the whole collection), because a run is judged under either and
+its evidence must hold both.  A collection replaces the results of its schemes under its conditions
+and keeps every other result of the file.  The book's
 prediction intervals (``costbook.uncertainty``) read the committed file; a check is never judged by
 its own scheme's results at its own size.
 """
@@ -13,6 +16,7 @@ import argparse
 import datetime
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -33,8 +37,11 @@ def default_out() -> Path:
     return uncertainty.evidence_dir() / load_source("reference").name / "validation-runs.json"
 
 
+QUIET, BUSY = "quiet", "beside a CPU-bound process"
+
+
 def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str = "", command: str = "",
-            keep: Sequence[Mapping] = (), progress=None) -> dict:
+            keep: Sequence[Mapping] = (), progress=None, conditions: str = QUIET) -> dict:
     """Validate each (scheme, options) of `cases` in `processes` fresh processes, one after another,
     and write every process's result, after the results in `keep`, to `out` (atomically: an
     interrupted collection leaves the previous file).  Each process is a result of its own: the
@@ -45,7 +52,8 @@ def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str 
             progress(scheme, options)
         for _ in range(processes):
             r = validate_in_processes(scheme, options, 1)
-            results.append({**{k: v for k, v in r.items() if k != "processes"}, "options": dict(options)})
+            results.append({**{k: v for k, v in r.items() if k != "processes"}, "options": dict(options),
+                            "conditions": conditions, "date": datetime.date.today().isoformat()})
     data = {"format": uncertainty.FORMAT, "machine": machine, "date": datetime.date.today().isoformat(),
             "command": command, "level": uncertainty.NOMINAL, "results": results}
     out = Path(out)
@@ -61,6 +69,7 @@ def main(argv=None) -> int:
     ap.add_argument("schemes", nargs="*", help="schemes to (re-)collect (default: all)")
     ap.add_argument("--processes", type=int, default=2, help="fresh processes per case (default 2)")
     ap.add_argument("--out", type=Path, default=None, help="the evidence file (default: the reference machine's)")
+    ap.add_argument("--beside-busy", action="store_true", help="collect with a CPU-bound process running beside")
     args = ap.parse_args(argv)
     known = schemes.in_book_order()
     unknown = [s for s in args.schemes if s not in known]
@@ -70,14 +79,22 @@ def main(argv=None) -> int:
         return 2
     out = args.out or default_out()
     names = args.schemes or list(known)
+    conditions = BUSY if args.beside_busy else QUIET
     kept = []
-    if args.schemes and out.exists():
-        kept = [r for r in json.loads(out.read_text())["results"] if r["scheme"] not in names]
+    if out.exists():
+        kept = [r for r in json.loads(out.read_text())["results"]
+                if r["scheme"] not in names or r.get("conditions", QUIET) != conditions]
     todo = cases(names)
-    print(f"calibrate: {len(todo)} cases x {args.processes} processes into {out}", flush=True)
-    data = collect(todo, out, args.processes, machine_label(), "python -m costbook.calibrate "
-                               + " ".join(sys.argv[1:] if argv is None else argv), keep=kept,
-                               progress=lambda s, o: print(f"  {s} {o}", flush=True))
+    print(f"calibrate: {len(todo)} cases x {args.processes} processes, {conditions}, into {out}", flush=True)
+    busy = subprocess.Popen([sys.executable, "-c", "while 1: pass"]) if args.beside_busy else None
+    try:
+        data = collect(todo, out, args.processes, machine_label(), "python -m costbook.calibrate "
+                       + " ".join(sys.argv[1:] if argv is None else argv), keep=kept,
+                       progress=lambda s, o: print(f"  {s} {o}", flush=True), conditions=conditions)
+    finally:
+        if busy is not None:
+            busy.kill()
+            busy.wait()
     print(f"calibrate: {len(data['results'])} results written", flush=True)
     return 0
 

@@ -23,7 +23,7 @@ Two kinds of evidence, each left out where it would judge itself:
 
 * **validation** (a timed run of the Sage code against its counts priced in the same rounds, on one
   machine): the committed runs of ``measurements/calibration`` (``costbook.calibrate`` writes them), every
-  scheme at several sizes.  A check of scheme S at size L takes its margin from every committed check
+  scheme at several sizes, quiet and beside a CPU-bound process (a run is judged under either).  A check of scheme S at size L takes its margin from every committed check
   *except S's at L* (``validation_margin``): the other schemes, and S at other sizes.  Checks are grouped by the work that drives their error (``work_group``): steps
   whose prediction includes measured interpreter work (a replay of the run without its priced
   operations) against steps that are priced operations only.  A group with fewer than ``MIN_EVIDENCE``
@@ -133,6 +133,7 @@ class Record:
     group: str
     predicted: float       # its prediction (counts x prices measured in its run, and its replay)
     measured: float        # the median of its timed samples
+    conditions: str = "quiet"    # or "beside a CPU-bound process" (costbook.calibrate --beside-busy)
 
     @property
     def score(self) -> float:
@@ -145,7 +146,7 @@ def records_of(result: Mapping) -> list:
     for run in result["runs"]:
         for c in run["checks"]:
             out.append(Record(result["scheme"], labels_key(run), c["step"], work_group(c), c["predicted_s"],
-                              c["measured_s"]))
+                              c["measured_s"], result.get("conditions", "quiet")))
     return out
 
 
@@ -263,6 +264,7 @@ def cross_validated(records: Sequence[Record] | None = None, level: float = NOMI
         m = validation_margin(r.scheme, r.labels, r.group, records, level)
         low, high = interval(r.predicted, m.value)
         out.append({"scheme": r.scheme, "labels": r.labels, "step": r.step, "group": r.group,
+                    "conditions": r.conditions,
                     "measured": r.measured, "predicted": r.predicted, "low": low, "high": high,
                     "margin": m.value, **assess(r.predicted, low, high, r.measured)})
     return out
