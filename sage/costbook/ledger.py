@@ -249,6 +249,16 @@ def coverage(rows: list) -> dict:
     return uncertainty.coverage(judged)
 
 
+def coverage_by_scheme(rows: list) -> dict:
+    """{scheme: ``coverage`` of its out-of-sample rows, with its "margin"}, for the schemes that have any,
+    in the order of `rows`."""
+    out = {}
+    for scheme in dict.fromkeys(r.scheme for r in rows if r.book_low is not None):
+        mine = [r for r in rows if r.scheme == scheme]
+        out[scheme] = {**coverage(mine), "margin": next(r.margin for r in mine if r.margin is not None)}
+    return out
+
+
 def ledger(scheme: str | None = None, status: str | None = None) -> list:
     """All rows, scheme by scheme (each from its model's ``ledger_rows()``), optionally filtered."""
     order_ = schemes.in_book_order()
