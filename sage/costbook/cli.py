@@ -296,6 +296,27 @@ def _check_result(result, what: str) -> None:
                          f"usable estimate here (measure the sizes this needs, or choose another source)")
 
 
+class EstimateFailed(ValueError):
+    """A scheme's estimate that failed with an arithmetic error at options it admits (a division by
+    zero, an overflow): refused in one line that names the scheme, the options given and the cause.
+    It is the scheme's mistake (its bounds admit a value it cannot price), and the scheme contract
+    (tests/test_scheme_contract.py) fails the scheme for it."""
+
+
+def scheme_estimate(name: str, module, mset, backends, options: dict, given: dict) -> dict:
+    """`module`.estimate at `options`, checked: an arithmetic failure is an EstimateFailed, and a result
+    with a number that is not a finite non-negative time is refused (``_check_result``), each in one
+    line naming the scheme and the options given on the command line (`given`)."""
+    where = f"estimate {name} " + (" ".join(f"{_flag(k)} {v}" for k, v in given.items()) or "at its defaults")
+    try:
+        result = module.estimate(mset, backends=backends, **options)
+    except ArithmeticError as e:
+        raise EstimateFailed(f"{where}: {type(e).__name__} in the scheme's estimate ({_message(e)}): its options "
+                             f"admit a value it cannot price") from e
+    _check_result(result, where)
+    return result
+
+
 def cmd_estimate(args) -> int:
     if args.scheme and args.counts:
         raise ValueError("give a SCHEME or --counts, not both (a scheme counts its own operations)")
@@ -314,8 +335,7 @@ def cmd_estimate(args) -> int:
             source = f"published/{module.PUBLISHED}"
         mset = measurements.load_source(source)
         _applies(module, options, given, mset.kind)
-        result = module.estimate(mset, backends=_backends_arg(args.backend), **options)
-        _check_result(result, f"estimate {args.scheme}")
+        result = scheme_estimate(args.scheme, module, mset, _backends_arg(args.backend), options, given)
         text = json.dumps(result, indent=2, allow_nan=False) if args.json else module.format_estimate(result)
         print(clean_text(text))
         return 0

@@ -9,6 +9,7 @@ that were tried; nothing is ever priced as zero by default.
 from __future__ import annotations
 
 import math
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, Union
@@ -381,10 +382,66 @@ def fixed_base_without_table(measurements, backend: str, key: str):
     return measurements.seconds(backend, plain), f"no fixed-base table measured: priced as {plain} (an upper bound)"
 
 
+#: (block bytes, bytes of padding and length every message adds, the standard's largest input in bytes)
+#: of each hash family priced by ``hash_by_blocks`` (FIPS 180-4: a 0x80 byte and a 64- or 128-bit length)
+HASH_BLOCKS = {"sha256": (64, 9, (2**64 - 1) // 8), "sha512": (128, 17, (2**128 - 1) // 8)}
+
+
+def hash_blocks(name: str, n_bytes: int) -> int:
+    """Compression-function calls of one `name` digest of `n_bytes` bytes: ceil((n + padding) / block)."""
+    block, pad, _ = HASH_BLOCKS[name]
+    return -(-(int(n_bytes) + pad) // block)
+
+
+def hash_by_blocks(measurements, backend: str, key: str):
+    """Price sha256/<n>B or sha512/<n>B at any input length from the lengths measured in `backend`.
+
+    A digest is one call plus one compression per block of the padded input (``hash_blocks``), so its
+    time is affine in the number of blocks, t(b) = call + b * compression, with both terms >= 0.  A
+    length of the same block count as a measured one costs what that one costs (the same
+    compressions; each measured point is the median of the measured lengths of that count, its
+    bounds their widest).  With two or more block counts measured, the price is the line through the
+    two nearest (``_envelope``: its interval every line through their intervals, widening with the
+    distance).  With one block count b1 measured at t1, the price at b blocks is t1 * b / b1, which
+    counts the call's fixed cost once per block: an upper bound beyond b1 (a lower one below it),
+    and the measured t1 is the other bound.  A length beyond the standard's largest input is refused.
+    Returns (seconds, note, low, high), or None when no length of that hash is measured."""
+    m = re.fullmatch(r"(sha256|sha512)/([1-9][0-9]*)B", key)
+    if m is None:
+        return None
+    name, n = m[1], int(m[2])
+    if n > HASH_BLOCKS[name][2]:
+        raise PriceError(f"{key}: {name} takes at most {HASH_BLOCKS[name][2]} bytes (FIPS 180-4), got {n}")
+    by_blocks: dict = {}
+    for k in measurements.keys(backend):
+        km = re.fullmatch(rf"{name}/([1-9][0-9]*)B", k)
+        if km:
+            by_blocks.setdefault(hash_blocks(name, int(km[1])), []).append(_point(measurements, backend, 0, k))
+    if not by_blocks:
+        return None
+    points = [(b, sorted(p[1] for p in ps)[len(ps) // 2], min(p[2] for p in ps), max(p[3] for p in ps))
+              for b, ps in sorted(by_blocks.items())]
+    b = hash_blocks(name, n)
+    unit = "block" if b == 1 else "blocks"
+    same = next((p for p in points if p[0] == b), None)
+    if same is not None:
+        return same[1], (f"{b} {unit} of {name} compression, as the measured {name} lengths of {b} {unit}"), same[2], same[3]
+    if len(points) >= 2:
+        t, low, high, x1, x2, verb = _envelope(points, b, grows=True)
+        return t, (f"{b} {unit} of {name} compression, {verb} (affine in the blocks) from the measured lengths "
+                   f"of {x1} and {x2} blocks; interval: every such line through their measured intervals"), low, high
+    (b1, t1, l1, h1), = points
+    scaled = (t1 * b / b1, l1 * b / b1, h1 * b / b1)
+    low, high = (l1, scaled[2]) if b > b1 else (scaled[1], h1)
+    return scaled[0], (f"{b} {unit} of {name} compression, scaled by blocks from the measured lengths of {b1} "
+                       f"(the call's fixed cost counted per block: an {'upper' if b > b1 else 'lower'} bound; "
+                       f"interval: that and the measured price)"), low, high
+
+
 #: each rule returns (seconds, note), its bounds then derived by the same rule on the prices' low
 #: and high bounds, or (seconds, note, low, high) when it bounds the price itself
 DERIVATIONS = [modexp_by_exponent_length, modexp_by_modulus_size, msm_by_terms, pairing_product_by_pairs,
-               fixed_base_without_table]
+               fixed_base_without_table, hash_by_blocks]
 
 
 def price(counts: Mapping[str, float], measurements, backends: BackendChoice = None,

@@ -39,3 +39,18 @@ def tally(key: str, n: int = 1) -> None:
 
 def is_counting() -> bool:
     return bool(_active)
+
+
+def count_differences(priced, tallied) -> list:
+    """(key, priced count, tallied count) of every key whose two counts differ (a key on one side only
+    counts 0 on the other), by key: what a cost formula prices against what running the code tallied."""
+    import math
+    return [(k, priced.get(k, 0), tallied.get(k, 0)) for k in sorted(set(priced) | set(tallied))
+            if not math.isclose(priced.get(k, 0), tallied.get(k, 0), rel_tol=1e-9, abs_tol=1e-12)]
+
+
+def describe_differences(scheme: str, step: str, where: str, differences) -> str:
+    """One line naming the scheme, the step, the options and each operation with both counts."""
+    return (f"scheme {scheme!r}, step {step!r} at {where}: "
+            + "; ".join(f"{k} priced {p:g} time(s) by the formula, tallied {t:g} by running the code"
+                        for k, p, t in differences))

@@ -4,7 +4,7 @@ this scheme."""
 from __future__ import annotations
 
 from costbook import ledger as L, measurements
-from costbook.cost import price
+from costbook.cost import Counts, price
 from costbook.counting import counting
 from costbook.harness import Profile
 from costbook.report import Table, fmt_time
@@ -22,6 +22,19 @@ STEPS = ("keygen", "sign", "verify")
 PROFILE = Profile("toy", samples=3, min_batch_seconds=0.02, warmup_seconds=0.0)
 
 
+def formula(wire: str = "bytes") -> dict:
+    """{step: Counts} of one signature, read off schnorr.py: the cost formula the estimate prices.
+    The scheme contract (tests/test_scheme_contract.py) compares it with what running the code tallies
+    (``code_counts``)."""
+    challenge = {"sha512/64B": 1}                    # H(encode(R) || m), 64 bytes
+    return {"keygen": Counts({"ristretto255/mul_base": 1}),
+            # R = r B, encode(R), e, s = r + e x
+            "sign": Counts({"ristretto255/mul_base": 1, "ristretto255/encode": 1, **challenge}),
+            # decode(R) (and the public key when it comes as bytes), e, s B == R + e X
+            "verify": Counts({"ristretto255/decode": 2 if wire == "bytes" else 1, "ristretto255/mul_base": 1,
+                              "ristretto255/mul": 1, **challenge})}
+
+
 def count_steps(wire: str = "bytes") -> dict:
     """{step: Counts} of one signature, by running the code (the counts do not depend on the data)."""
     steps = schnorr.run(1, wire)
@@ -33,19 +46,44 @@ def count_steps(wire: str = "bytes") -> dict:
     return out
 
 
+def times(name: str, messages: int) -> int:
+    """How many times a step runs: one key, `messages` signatures and verifications."""
+    return 1 if name == "keygen" else messages
+
+
 def estimate(source, backends=None, messages: int = 4, wire: str = "bytes") -> dict:
     """Seconds of key generation and of `messages` signatures and verifications, priced with
-    `source` only."""
+    `source` only (a hash of a length it did not measure priced by its blocks, ``cost.hash_by_blocks``)."""
     Parameters(messages, wire)
-    counts = count_steps(wire)
+    counts = formula(wire)
     steps = {}
     for name in STEPS:
-        est = price(counts[name] * (1 if name == "keygen" else messages), source, backends,
-                    label=f"{NAME} {name}")
+        est = price(counts[name] * times(name, messages), source, backends, label=f"{NAME} {name}", derive=True)
         steps[name] = {**est.to_dict(), "seconds": est.total}
     return {"scheme": NAME, "source": source.name, "messages": messages, "wire": wire, "steps": steps,
             "total_s": sum(s["seconds"] for s in steps.values()),
             "low_s": sum(s["low_s"] for s in steps.values()), "high_s": sum(s["high_s"] for s in steps.values())}
+
+
+# ---------------------------------------------------------------------------
+# The scheme contract (tests/test_scheme_contract.py): the counts estimate prices against the code's
+
+#: the option points at which the code runs and its tallies are compared with what estimate prices
+COUNT_POINTS = ({"messages": 1, "wire": "bytes"}, {"messages": 3, "wire": "points"})
+
+
+def code_counts(source=None, messages: int = 4, wire: str = "bytes") -> dict:
+    """{label of each price call estimate makes at these options: the counts running the code tallies
+    for it}: the key made once, `messages` digests signed and verified."""
+    Parameters(messages, wire)
+    steps = schnorr.run(1, wire)
+    out = {}
+    for name in STEPS:
+        with counting() as c:
+            for _ in range(times(name, messages)):
+                steps[name]()
+        out[f"{NAME} {name}"] = c
+    return out
 
 
 def format_estimate(result: dict) -> str:

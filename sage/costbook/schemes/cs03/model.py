@@ -19,7 +19,7 @@ import random
 from ...cost import Counts, price
 from ...counting import counting
 from ...intervals import fmt_interval, fmt_of, spreadless
-from ...keys import modexp_key
+from ...keys import modexp_key, sizes
 from ... import defaults, measurements
 from ...report import fmt_time
 from .. import options
@@ -353,3 +353,51 @@ def ledger_rows() -> list:
     rows.append(L.row("cs03", seed.SEED_FILE, TWO_X_LINE, "crypto-bigint U2048^U2048 / openssl RSA-4096 sign",
                       "2x", ratio, "computed", "'about 2x'", "claim:cs03:u2048 vs openssl"))
     return rows
+
+
+# ---------------------------------------------------------------------------
+# The scheme contract (tests/test_scheme_contract.py): the counts estimate prices against the code's
+
+#: the spec model on the fixture keys (the code runs on committed keys of 3072 and 4096 bits)
+COUNT_POINTS = ({"model": "spec", "params": "aggressive"},
+                {"model": "spec", "params": "aggressive", "k": 128, "k_prime": 64, "rho_bits": 253, "crt": "yes"})
+#: a tallied exponent is a random draw below its range's bound: at most this many bits shorter
+DRAW_BITS = 8
+
+
+def _nominal(tallied: Counts, formula: Counts) -> Counts:
+    """The tallied exponentiations named by the formula's nominal lengths, modulus by modulus: the
+    k-th shortest tallied exponent takes the k-th shortest nominal length when it is at most
+    DRAW_BITS shorter; anything else keeps its own key (and so differs from the formula).  A
+    multiplication by Gamma's generator (``ristretto255/mul_base``) is named ``ristretto255/mul``: the
+    formula prices every exponentiation in Gamma as a variable-base one (``spec_counts``)."""
+    out = Counts()
+    rings = {}
+    tallied = sum((Counts({k.replace("ristretto255/mul_base", "ristretto255/mul"): n}) for k, n in tallied.items()),
+                  Counts())
+    for side, counts in (("got", tallied), ("want", formula)):
+        for key, n in counts.items():
+            ring = sizes(key)["mod"] if key.startswith("modexp/") else key
+            rings.setdefault(ring, {"got": [], "want": []})[side].extend([key] * int(n))
+    for ring, sides in rings.items():
+        bits = lambda k: sizes(k)["exp"] if k.startswith("modexp/") else 0
+        got, want = sorted(sides["got"], key=bits), sorted(sides["want"], key=bits)
+        fits = len(got) == len(want) and all(0 <= bits(w) - bits(g) <= DRAW_BITS for g, w in zip(got, want))
+        for g, w in zip(got, want) if fits else ((g, g) for g in got):
+            out.add(w)
+    return out
+
+
+def code_counts(source=None, params: str = "conservative", model: str = "seed", modulus_bits: int = 0, k: int = 0,
+                k_prime: int = 128, rho_bits: int = 256, crt: str = "no") -> dict:
+    """{label of each step's price call: the exponentiations running the code tallies}, each named by
+    its nominal length (``_nominal``).  The spec model only (the seed's counts are the seed's, not this
+    code's), at a modulus of the committed fixture keys."""
+    from . import fixtures
+    from .proof import Parameters as ProofParameters
+    p = Parameters(params, model, modulus_bits, k, k_prime, rho_bits, crt)
+    if p.model != "spec":
+        raise ValueError("the code is the spec model's: its counts are compared at --model spec")
+    counts, _ = run_steps(p.n_bits, ProofParameters(p.challenge_bits, p.k_prime), crt=p.use_crt)
+    formula = step_counts("spec", p.n_bits, p.challenge_bits, p.k_prime, p.rho_bits, p.use_crt)
+    return {f"cs03 {s}": _nominal(counts[s], formula[s]) for s in STEPS}

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from ... import defaults
 from ...cost import Counts, price
+from ...counting import counting
 from ...intervals import fmt_named, named, spreadless
 from ...keys import modexp_key
 from ...report import fmt_time
@@ -297,7 +298,14 @@ SHORT_EXPONENT = re.compile(r"(?P<full>[a-z0-9_]+/(g1_mul|gt_exp))/[0-9]+")
 
 
 def price_sage_counts(counts, source, order, label: str = ""):
-    """(Estimate, notes): the Sage code's counts priced with `source` in the backends `order`.
+    """(Estimate, notes): the Sage code's counts priced with `source` in the backends `order`, as
+    ``as_priced`` keeps them."""
+    kept, notes = as_priced(counts, source, order)
+    return price(kept, source, order, label=label), notes
+
+
+def as_priced(counts, source, order):
+    """(Counts, notes): the Sage code's counts as `source` prices them in the backends `order`.
 
     A file measured before the light operations were counted (the reference machine's) has no price
     for them nor for a short exponentiation in Sage: a light operation is kept only where the library
@@ -323,7 +331,7 @@ def price_sage_counts(counts, source, order, label: str = ""):
             notes.append(f"{key} priced as {short['full']}, an upper bound (no price in {source.name})")
         else:
             kept.add(key, k)
-    return price(kept, source, order, label=label), notes
+    return kept, notes
 
 
 def _curve_order(source, backends) -> list:
@@ -532,3 +540,42 @@ def ledger_rows() -> list:
                       f"{p:.0f} s = {verifiers / p:.3f}; against one prover {2 * verifiers / p:.3f}",
                       "claim:mixnet:verify fraction"))
     return rows
+
+
+# ---------------------------------------------------------------------------
+# The scheme contract (tests/test_scheme_contract.py): the counts estimate prices against the code's
+
+#: the smallest queries (on BN254; the BLS12-381 code is the same code on another curve): n and m vary
+COUNT_POINTS = ({"n": 1, "m": 2, "curve": "bn254"}, {"n": 2, "m": 3, "curve": "bn254"})
+
+
+def code_counts(source, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", security: str = "malicious") -> dict:
+    """{label of each party's price call (``protocol_estimate``): the counts one honest query of the Sage
+    code at (n, m) tallies, as `source` prices them (``as_priced``)}: a mix-server's, the querier's and
+    the whole query's (every tally of the query, its m mix-servers and querier)."""
+    from contextlib import contextmanager
+    from . import dbrsm, dbsm
+    from .curves import groups
+    Parameters(n, m, curve, security)
+    if not (n <= VALIDATION_MAX[0] and m <= VALIDATION_MAX[1]):
+        raise ValueError(f"the Sage protocol runs at n up to {VALIDATION_MAX[0]} and m up to {VALIDATION_MAX[1]}")
+    G, order = groups(curve), _curve_order(source, None)
+    out = {}
+    for protocol, module in (("dbsm", dbsm), ("dbrsm", dbrsm)):
+        rng = random.Random(f"costbook mixnet contract/{protocol}/{n}/{m}")
+        steps = {}
+
+        @contextmanager
+        def clock(step):
+            with counting() as c:
+                yield
+            steps[step] = steps.get(step, Counts()) + c
+        mo = dbsm.mix_outputs(G, n, m, rng)
+        pfs = dbrsm.sender_proofs(G, mo, rng) if protocol == "dbrsm" else None
+        with counting() as whole:
+            (dbsm.query(G, mo, rng, clock=clock) if protocol == "dbsm" else dbrsm.query(G, mo, pfs, rng, clock=clock))
+        parties = {"mixer": sum((c for s, c in steps.items() if s.startswith("M")), Counts()) * (1 / m),
+                   "querier": sum((c for s, c in steps.items() if s.startswith("Q")), Counts()), "total": whole}
+        for party, c in parties.items():
+            out[f"{protocol} {party}"] = as_priced(c, source, order)[0]
+    return out

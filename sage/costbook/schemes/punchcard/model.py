@@ -569,3 +569,18 @@ def ledger_rows() -> list:
                       "8 orders", sp.orders, "computed", f"log10 {sp.check_speedup:.2e}; 'about 8 orders'",
                       "claim:punchcard:orders"))
     return rows
+
+
+# ---------------------------------------------------------------------------
+# The scheme contract (tests/test_scheme_contract.py): the counts estimate prices against the code's.
+# The estimate prices the counts the code tallies (count_steps runs it), so this checks the estimate's
+# plumbing (each step priced with its own counts, under its label); the smallest punches of each curve.
+
+COUNT_POINTS = ({"curve": "ristretto255", "punches": 2}, {"curve": "bls12_381", "punches": 2, "redeem_check": "two"})
+
+
+def code_counts(source=None, curve: str = "ristretto255", punches: int = 10, db_size: int = 0, redeem_check: str = "single",
+                **_ignored) -> dict:
+    """{label of each step's price call: the counts one run of the step tallies, running the code}."""
+    Parameters(curve, punches, db_size, redeem_check)
+    return {LABELS[s]: c for s, c in count_steps(curve, punches, db_size, redeem_check).items()}

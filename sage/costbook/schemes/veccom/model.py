@@ -458,3 +458,39 @@ def ledger_rows() -> list:
         rows.append(L.row("veccom", SEED_FILE, line, what, printed, None, "echoed",
                           "a projection the seed makes; not tested here", f"claim:veccom:projection line {line}"))
     return rows
+
+
+# ---------------------------------------------------------------------------
+# The scheme contract (tests/test_scheme_contract.py): the counts estimate prices against the code's
+
+#: small sizes, a power of two and not, where every term of the formulas is non-zero
+COUNT_POINTS = ({"n": 8}, {"n": 13, "msm": "yes"})
+
+
+def code_counts(source=None, n: int = 1000, msm="no", **_ignored) -> dict:
+    """{label of each operation's price call: the counts running the code at n tallies}.  The proof
+    update without helper is tallied for every opened position p != c = n // 2 and averaged, as the
+    formula's mean height is (``mean_update_height``)."""
+    use_msm = msm in ("yes", True)
+    n = Parameters(int(n), "yes" if use_msm else "no").n
+    if n > VALIDATION_MAX_N:
+        raise ValueError(f"the code runs at n up to {VALIDATION_MAX_N} (its setup is 3n multiplications), got {n}")
+    run = run_ops(n, use_msm)
+    out = {k.replace("/", " "): c for k, c in run.counts.items()}
+    vals, new = _values(n), _values(n, "new")
+    T, c = merkle.Tree(vals), n // 2
+    with counting() as tallied:
+        T.prove(0)
+    out["merkle prove"] = tallied
+    updates = Counts()
+    for p in range(n):
+        if p != c:
+            with counting() as tallied:
+                merkle.proof_update(n, T.prove(p), p, c, T.prove(c), new[c])
+            updates = updates + tallied
+    out["merkle proof_update_no_helper"] = updates * (1 / (n - 1))
+    _, helper = merkle.commit_update(n, c, T.prove(c), new[c])
+    with counting() as tallied:
+        merkle.proof_update(n, T.prove(0), 0, c, T.prove(c), new[c], helper)
+    out["merkle proof_update_with_helper"] = tallied
+    return out
