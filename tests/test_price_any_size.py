@@ -95,3 +95,62 @@ def test_an_msm_of_any_size_with_a_widening_interval():
 def test_one_measured_size_is_not_enough():
     src = validate({**MEASURED, "results": {"arkworks": {"bls12_381/pairing_product/2": entry(1.7, 1.6, 1.8)}}})
     assert pairing_product_by_pairs(src, "arkworks", "bls12_381/pairing_product/5") is None
+
+
+# --- hashes of any input length: affine in the compression blocks (cost.hash_by_blocks) -------------
+
+HASHES = validate({**MEASURED, "results": {"python": {
+    "sha256/41B": entry(0.00050, 0.00049, 0.00051),        # 1 block (41 + 9 <= 64)
+    "sha256/64B": entry(0.00060, 0.00058, 0.00062),        # 2 blocks
+    "sha256/73B": entry(0.00062, 0.00060, 0.00064),        # 2 blocks
+    "sha512/64B": entry(0.00070, 0.00068, 0.00072),        # 1 block of 128 bytes
+}}})
+
+
+def test_the_blocks_of_a_digest_follow_fips_180_4_padding():
+    from costbook.cost import hash_blocks
+    assert [hash_blocks("sha256", n) for n in (1, 55, 56, 64, 119, 120)] == [1, 1, 2, 2, 2, 3]
+    assert [hash_blocks("sha512", n) for n in (1, 111, 112, 200)] == [1, 1, 2, 2]
+
+
+def test_a_length_of_a_measured_block_count_costs_what_that_count_costs():
+    l = price({"sha256/100B": 1}, HASHES, "python", derive=True).lines[0]
+    assert l.unit_price == pytest.approx(0.61e-6)                    # the median of the 2-block lengths
+    assert (l.unit_low, l.unit_high) == (pytest.approx(0.58e-6), pytest.approx(0.64e-6))
+    assert "2 blocks of sha256 compression" in l.note
+
+
+def test_an_unmeasured_length_is_affine_in_its_blocks_with_a_widening_interval():
+    l16, l160 = (price({k: 1}, HASHES, "python", derive=True).lines[0] for k in ("sha256/1000B", "sha256/10000B"))
+    # 16 blocks: 0.50 us + 15 x 0.11 us (the 1-to-2-block line through 0.50 and the 2-block median 0.61)
+    assert l16.unit_price == pytest.approx(0.50e-6 + 15 * 0.11e-6)
+    assert "extrapolated (affine in the blocks)" in l16.note
+    assert l160.unit_price > l16.unit_price
+    assert l160.unit_high - l160.unit_low > l16.unit_high - l16.unit_low > 0
+
+
+def test_one_measured_block_count_scales_by_blocks_an_upper_bound():
+    l = price({"sha512/300B": 1}, HASHES, "python", derive=True).lines[0]          # 3 blocks
+    assert l.unit_price == pytest.approx(3 * 0.70e-6)
+    assert l.unit_low == pytest.approx(0.68e-6) and l.unit_high == pytest.approx(3 * 0.72e-6)
+    assert "an upper bound" in l.note
+
+
+@pytest.mark.parametrize("key", ["sha256/0B", "sha256/-5B", "sha512/B", "sha256/1.5B"])
+def test_a_length_that_is_no_length_is_refused(key):
+    from costbook.keys import UnknownPrimitiveKey
+    with pytest.raises(UnknownPrimitiveKey):
+        price({key: 1}, HASHES, "python", derive=True)
+
+
+def test_a_length_beyond_the_standard_is_refused_in_one_line():
+    from costbook.cost import PriceError
+    with pytest.raises(PriceError, match=r"sha256/\d+B: sha256 takes at most 2305843009213693951 bytes"):
+        price({f"sha256/{2**70}B": 1}, HASHES, "python", derive=True)
+
+
+def test_no_measured_length_of_that_hash_is_no_price():
+    from costbook.cost import MissingPrice
+    only_256 = validate({**MEASURED, "results": {"python": {"sha256/64B": entry(0.0006, 0.00058, 0.00062)}}})
+    with pytest.raises(MissingPrice):
+        price({"sha512/64B": 1}, only_256, "python", derive=True)

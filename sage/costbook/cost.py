@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, Union
@@ -419,7 +420,7 @@ def hash_by_blocks(measurements, backend: str, key: str):
             by_blocks.setdefault(hash_blocks(name, int(km[1])), []).append(_point(measurements, backend, 0, k))
     if not by_blocks:
         return None
-    points = [(b, sorted(p[1] for p in ps)[len(ps) // 2], min(p[2] for p in ps), max(p[3] for p in ps))
+    points = [(b, statistics.median(p[1] for p in ps), min(p[2] for p in ps), max(p[3] for p in ps))
               for b, ps in sorted(by_blocks.items())]
     b = hash_blocks(name, n)
     unit = "block" if b == 1 else "blocks"
