@@ -7,6 +7,8 @@
     costbook validate SCHEME [--<option> VALUE ...] [--processes 3] [--json]   # median of 3 fresh processes
     costbook check FILE...          # schema-check measurement files
     costbook sources                # list the measurement files the book knows
+    costbook import zkalc FILE --library L --machine M [--complete] [--out OUT]   # see zkalc_commands
+    costbook export zkalc [--source S] [--backend B] [--curve C] [--out OUT]
 
 Bad input (a value out of range, a file that is missing or not a measurement file, ...) is refused
 with exit code 2 and one line on stderr, `costbook: error: ...`, naming the option or file and what
@@ -520,6 +522,9 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--scheme", choices=LEDGER_SCHEMES)
     g.add_argument("--status", choices=list(LEDGER_STATUSES))
     g.set_defaults(func=cmd_ledger)
+
+    from . import zkalc_commands            # import zkalc / export zkalc: their own module
+    zkalc_commands.register(sub, out_path)
     return p
 
 

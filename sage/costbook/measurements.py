@@ -7,7 +7,7 @@ states, with the seed file and line of every number.  Both have the same shape:
     {
       "schema": "costbook-measurements/1",
       "name": "reference-...",            # how estimates cite the file
-      "kind": "measured" | "published",
+      "kind": "measured" | "published" | "public",
       "provenance": {...},                # measured: machine, libraries, date, command, profile
                                           # published: seed, title, machine, note
       "results": {
@@ -20,7 +20,9 @@ states, with the seed file and line of every number.  Both have the same shape:
 Every entry needs a positive ``median`` and a ``unit`` (s, ms, us, ns).  Measured
 entries also carry ``q1``, ``q3``, ``mad``, ``samples`` and ``batch``; published
 entries carry ``line`` (1-based line in the seed) and may carry the seed's
-interval as ``low``/``high``.  Every number is finite, every time (median, quartiles,
+interval as ``low``/``high``.  A *public* file transcribes a public benchmark set (zkalc: see
+``costbook.zkalc``); every entry says in ``basis`` where its price is stated or, marked
+``completed``, how it was completed from the reference machine's ratios (``costbook.public``).  Every number is finite, every time (median, quartiles,
 min) positive, interval bounds >= 0, quartiles and intervals in order (0 < q1 <= median <= q3,
 0 <= low <= median <= high), no price falls as a size grows where its key family says the
 work grows (``keys.Family.grows``: the larger size's interval wholly below the smaller's), and
@@ -47,17 +49,21 @@ from .keys import UnknownPrimitiveKey, family_of, sizes as key_sizes
 SCHEMA = "costbook-measurements/1"
 UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 # measured: timed here; published: typed from a seed, each number with its line; calibrated:
-# inferred from published step times by a stated method (never written to disk, always recomputed)
-KINDS = ("measured", "published", "calibrated")
+# inferred from published step times by a stated method (never written to disk, always recomputed);
+# public: transcribed from a public benchmark set (zkalc, costbook.zkalc), each price with where it
+# is stated or, where the set lacks it, how it was completed from the reference machine's ratios
+KINDS = ("measured", "published", "calibrated", "public")
 REQUIRED_PROVENANCE = {
     "measured": ("machine", "libraries", "date", "command", "profile"),
     "published": ("seed", "title", "machine"),
     "calibrated": ("seed", "title", "machine", "method"),
+    "public": ("source", "machine", "spread"),
 }
 REQUIRED_ENTRY = {
     "measured": ("median", "unit", "q1", "q3", "mad", "samples", "batch"),
     "published": ("median", "unit", "line"),
     "calibrated": ("median", "unit", "basis"),
+    "public": ("median", "unit", "basis"),
 }
 
 

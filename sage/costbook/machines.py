@@ -1,0 +1,132 @@
+"""Every machine the book knows, and each scheme's headline steps priced on each of them.
+
+The machines: the reference machine (measured here), the public machines (zkalc's transcriptions, the
+rest completed from the reference machine's ratios: ``costbook.public``), the contributed machines
+(readers' ``costbook measure --profile full`` files in measurements/contributed/), and each scheme's
+seed machine (its published prices, completed as the scheme's model completes them).
+
+``side_by_side`` prices every scheme's headline steps (the rows of its ``comparison.py``, what the
+closing chapter compares) on each machine, through the scheme registry, never by a scheme's name.
+Each ``Cell`` has the price, its interval (every price at its low, then its high bound) and its
+*measured share*: the part of the price that comes from prices measured or stated on that machine,
+the rest completed from another machine's ratios or derived by a stated rule (an unmeasured size, a
+fit) from prices completed there.  On the seed's machine a price counts as stated where the seed's
+published file has its key (the rest the scheme's model completed, solved or fitted).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import compare, measurements, public
+from .keys import family_of, sizes as key_sizes
+
+#: the kinds of machine, in the order a table shows them
+KINDS = ("reference", "public", "contributed", "seed")
+
+
+@dataclass(frozen=True)
+class Machine:
+    id: str                     # reference, public/<stem>, contributed/<stem>
+    kind: str                   # one of KINDS
+    words: str                  # the machine for a reader
+    mset: measurements.MeasurementSet
+
+
+@dataclass(frozen=True)
+class Cell:
+    scheme: str
+    operation: str
+    size: str
+    machine: str                # Machine.id, or "seed" (the scheme's own seed machine)
+    seconds: float | None       # None where the machine cannot price it (see missing)
+    low: float | None = None
+    high: float | None = None
+    measured_share: float | None = None     # 0..1
+    missing: str | None = None              # why there is no price
+
+
+def folder(name: str) -> Path:
+    return measurements.project_root() / "measurements" / name
+
+
+def known_machines() -> list:
+    """The reference machine, then the public and contributed machines (their files, sorted by name)."""
+    ref = measurements.load_source("reference")
+    out = [Machine("reference", "reference", measurements.machine_words(ref), ref)]
+    for kind in ("public", "contributed"):
+        for path in sorted(folder(kind).glob("*.json")):
+            m = measurements.load(path)
+            out.append(Machine(f"{kind}/{path.stem}", kind, measurements.machine_words(m), m))
+    return out
+
+
+def measured_share(mset: measurements.MeasurementSet, shares, backends, stated=None) -> float:
+    """The part of a priced total (``compare.Share`` lines) whose prices `mset` states as measured: the
+    first of `backends` that prices a key decides (as the pricing does).  A key no backend has was
+    derived from the same family's prices (an unmeasured size): it counts as measured where every price
+    of its family in the first backend that has the family is (where none has, as the rule that priced
+    it from another family: measured where every price of `backends` is).  `stated(backend, key)` overrides what
+    counts as stated (default: not marked ``completed``)."""
+    stated = stated or (lambda b, k: public.is_stated(mset, b, k))
+    total = sum(s.seconds for s in shares)
+    if total <= 0:
+        return 1.0
+    part = 0.0
+    every_stated = all(stated(b, k) for b in backends for k in mset.keys(b))
+    for s in shares:
+        b = next((b for b in backends if mset.has(b, s.key)), None)
+        if b is not None:
+            part += s.seconds if stated(b, s.key) else 0.0
+            continue
+        fam, which = family_of(s.key), _named_sizes(s.key)
+        for b in backends:
+            kin = [k for k in mset.keys(b) if family_of(k) is fam and _named_sizes(k) == which]
+            if kin:
+                part += s.seconds if all(stated(b, k) for k in kin) else 0.0
+                break
+        else:       # priced by a stated rule from another family (an encoding as its decoding): as the file
+            part += s.seconds if every_stated else 0.0
+    return part / total
+
+
+def _named_sizes(key: str) -> dict:
+    """A key's size fields that are names, not numbers (its curve and group): the same operation."""
+    return {k: v for k, v in key_sizes(key).items() if not isinstance(v, int)}
+
+
+def _seed_stated(scheme: str):
+    """stated(backend, key) on a scheme's seed machine: the key is in its published file."""
+    pub = compare.published_source(scheme)
+    return lambda b, k: any(pub.has(x, k) for x in pub.backends)
+
+
+def side_by_side(machines=None) -> list:
+    """A Cell for every (scheme, headline step) on every machine of `machines` (default
+    ``known_machines()``), then on each scheme's seed machine ("seed")."""
+    machines = known_machines() if machines is None else machines
+    cells = []
+    seed_rows = None
+    for m in machines:
+        try:
+            rows = compare.operation_costs(m.mset)
+        except (KeyError, ValueError) as e:       # a contributed file lacking a primitive: say which
+            cells.append(Cell("*", "*", "", m.id, None, missing=str(e.args[0] if e.args else e)))
+            continue
+        seed_rows = seed_rows or rows
+        for r in rows:
+            cells.append(Cell(r.scheme, r.operation, r.size, m.id, r.reference_s, r.reference_low_s,
+                              r.reference_high_s, measured_share(m.mset, r.reference_shares, r.reference_backends)))
+    for r in seed_rows or ():
+        stated = _seed_stated(r.scheme)
+        share = sum(s.seconds for s in r.seed_shares if stated(None, s.key)) / sum(s.seconds for s in r.seed_shares)
+        cells.append(Cell(r.scheme, r.operation, r.size, "seed", r.seed_s, r.seed_low_s, r.seed_high_s, share))
+    return cells
+
+
+def table(cells) -> dict:
+    """{(scheme, operation, size): {machine: Cell}} in the order of the cells."""
+    out: dict = {}
+    for c in cells:
+        out.setdefault((c.scheme, c.operation, c.size), {})[c.machine] = c
+    return out

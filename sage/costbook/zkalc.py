@@ -1,0 +1,314 @@
+"""zkalc's benchmark format, both ways [@zkalc].
+
+zkalc publishes one JSON file per curve, library and machine (``frontend/data/<curve>/<library>/
+<machine>.json`` in its repository): an object of operations, each with the sizes it was timed at
+(``range``), the times (``results``, nanoseconds: criterion's mean over its samples) and, in files
+since 2023, their standard deviation (``stddev``)::
+
+    {"mul_G1": {"range": [1], "results": [90626.7], "stddev": [118.4]},
+     "msm_G1": {"range": [2, 4, ...], "results": [...], "stddev": [...]}, ...}
+
+``ZKALC_NAMES`` is the one table between zkalc's operation names and the book's primitive keys.
+``to_measurements`` reads a zkalc file into a measurement file of kind ``public`` (every price with the
+line of the file that states it); ``from_measurements`` writes the keys that have a zkalc name back.
+
+What the format allows of the spread: zkalc states a mean and a standard deviation, the book a median
+and quartiles.  The import takes the mean as the median and mean -/+ 0.6745 sd as the quartiles (those
+of a normal law of that mean and deviation: an assumption, since zkalc keeps no samples), clipped
+above zero; the export gives back the mean and sd = (q3 - q1) / 1.349.  A file without ``stddev``
+gives prices without a spread, and each says so.  Every file says this in ``provenance.spread``.
+
+Operations the book does not price (field arithmetic, FFTs, ...), operations zkalc times on all of the
+machine's cores where the book prices one thread (``MULTI_THREADED``), an operation timed twice at one
+size (zkalc's parser maps two benchmarks to one name in some files: the book cannot tell which is
+which), and MSM or pairing-product sizes whose price falls as the size grows (a library switching
+algorithm; the book's schema refuses a price that falls as the work grows) are kept aside in
+``provenance.aside``, each with its reason, never dropped silently.
+"""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+from . import measurements
+from .keys import UnknownPrimitiveKey, family_of, sizes as key_sizes, sort_key
+
+#: zkalc's curve folder names -> the book's curve in keys (the only curves both price)
+CURVES = {"bls12_381": "bls12_381", "bls12-381": "bls12_381", "bn254": "bn254"}
+
+#: zkalc operation -> book key, "{curve}" and, for an operation timed at several sizes, "{n}" filled
+#: in.  One table, read both ways: the first name of a key is the one the export writes.  mul_ec and
+#: add_ec are the names of G1's operations in zkalc's files of 2022-2023 (its parser maps them so);
+#: msm_Gt is zkalc's multi-pairing, a product of n pairings (one final exponentiation).
+ZKALC_NAMES = {
+    "mul_G1": "{curve}/g1_mul",
+    "mul_ec": "{curve}/g1_mul",
+    "mul_G2": "{curve}/g2_mul",
+    "mul_Gt": "{curve}/gt_exp",
+    "pairing": "{curve}/pairing",
+    "add_G1": "{curve}/g1_add",
+    "add_ec": "{curve}/g1_add",
+    "add_G2": "{curve}/g2_add",
+    "msm_G1": "{curve}/g1_msm/{n}",
+    "msm_G2": "{curve}/g2_msm/{n}",
+    "msm_Gt": "{curve}/pairing_product/{n}",
+    "pairing_product": "{curve}/pairing_product/{n}",
+}
+
+#: operations zkalc times on all the machine's cores in a library's build, set aside: the book prices
+#: one thread.  arkworks: zkalc builds ark-ec and ark-ff with their "parallel" feature
+#: (backend/arkworks/Cargo.toml of github.com/mmaker/zkalc), under which MSMs and multi-pairings run on
+#: rayon's thread pool; a single multiplication, addition or pairing stays on one thread.  Other
+#: libraries' threading is not known to this table: their operations are taken as single-threaded.
+MULTI_THREADED = {"arkworks": frozenset({"msm_G1", "msm_G2", "msm_Gt", "pairing_product"})}
+
+#: a normal law's quartiles lie 0.6745 standard deviations from its median
+NORMAL_QUARTILE = 0.6744897501960817
+#: where mean - 0.6745 sd would reach zero, q1 is clipped to this share of the mean
+CLIP_SHARE = 0.01
+#: the unit zkalc's results are in, kept as is in the imported file
+UNIT = "ns"
+KIND = "public"
+SPREAD = ("zkalc states each operation's mean time (criterion's mean over its samples) and, where the file "
+          "has 'stddev', their standard deviation; here median = that mean, q1/q3 = mean -/+ 0.6745 sd "
+          f"(the quartiles of a normal law of that mean and deviation, q1 clipped at {CLIP_SHARE:.0%} of the "
+          "mean), an assumption since zkalc keeps no samples; an operation without a stddev has no spread "
+          "and says so (no_spread)")
+_OPERATION_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
+
+
+class ZkalcFileError(ValueError):
+    """A zkalc file that cannot be read or is not in zkalc's format; one line naming file and field."""
+
+
+# ---------------------------------------------------------------------------
+# Reading a zkalc file
+
+def _fail(path, field: str, problem: str):
+    raise ZkalcFileError(f"{path}: {field}: {problem}")
+
+
+def _number(v) -> bool:
+    return not isinstance(v, bool) and isinstance(v, (int, float)) and measurements._finite(v)
+
+
+def parse(text: str, path) -> dict:
+    """{operation: {"range": [...], "results": [...], "stddev": [...] or None}} of a zkalc file's text,
+    or ZkalcFileError naming the file and the field at fault."""
+    data = measurements.parse_json(text, str(path), error=ZkalcFileError)
+    if not isinstance(data, dict):
+        _fail(path, "(top level)", f"expected a JSON object of operations, got {type(data).__name__}")
+    if not data:
+        _fail(path, "(top level)", "no operations (an empty zkalc file)")
+    out = {}
+    for op, body in data.items():
+        if not _OPERATION_NAME.fullmatch(op):
+            _fail(path, repr(op)[:80], "not a zkalc operation name (a letter, then letters, digits or _)")
+        if not isinstance(body, dict):
+            _fail(path, op, f"expected an object with range and results, got {type(body).__name__}")
+        extra = sorted(set(body) - {"range", "results", "stddev"})
+        if extra:
+            _fail(path, op, f"unexpected field {extra[0]!r} (a zkalc operation has range, results, stddev)")
+        for field in ("range", "results"):
+            if field not in body:
+                _fail(path, f"{op}.{field}", "missing")
+        rng, res, sd = body["range"], body["results"], body.get("stddev")
+        if not isinstance(rng, list) or not rng:
+            _fail(path, f"{op}.range", "expected a non-empty list of sizes")
+        for i, n in enumerate(rng):
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 2**40:
+                _fail(path, f"{op}.range[{i}]", f"expected a size, an integer from 1 to 2^40, got "
+                                                f"{measurements._short(n)}")
+        for field, values, positive in (("results", res, True), ("stddev", sd, False)):
+            if values is None:
+                continue
+            if not isinstance(values, list) or len(values) != len(rng):
+                _fail(path, f"{op}.{field}", f"expected a list of {len(rng)} numbers, one per size of range")
+            for i, v in enumerate(values):
+                if not _number(v) or v < 0 or (positive and v == 0):
+                    want = "a positive number of nanoseconds" if positive else "a number >= 0"
+                    _fail(path, f"{op}.{field}[{i}]", f"expected {want}, got {measurements._short(v)}")
+        out[op] = {"range": list(rng), "results": list(res), "stddev": list(sd) if sd is not None else None}
+    return out
+
+
+def read(path) -> tuple:
+    """(operations, text) of the zkalc file at `path` (see ``parse``)."""
+    text = measurements.read_text(path, error=ZkalcFileError, what="zkalc file")
+    return parse(text, path), text
+
+
+def curve_of(path, curve: str | None = None) -> str:
+    """The book's curve of a zkalc file: `curve` if given, else its folder in zkalc's layout
+    (data/<curve>/<library>/<machine>.json)."""
+    name = curve if curve is not None else Path(path).resolve().parent.parent.name
+    if name not in CURVES:
+        given = f"--curve {name!r}" if curve is not None else f"its folder {name!r}"
+        raise ZkalcFileError(f"{path}: curve: {given} is not a curve the book prices (have: "
+                             f"{', '.join(sorted(CURVES))}); give --curve")
+    return CURVES[name]
+
+
+def _line_of(text: str, op: str) -> int:
+    """The 1-based line of the file where operation `op` is named."""
+    m = re.search(r'"' + re.escape(op) + r'"\s*:', text)
+    return text.count("\n", 0, m.start()) + 1 if m else 1
+
+
+def book_key(op: str, size: int, curve: str) -> str | None:
+    """The book's key of zkalc operation `op` at `size` on `curve`, or None (not priced by the book,
+    or a size the book's key has no room for)."""
+    template = ZKALC_NAMES.get(op)
+    if template is None:
+        return None
+    if "{n}" not in template and size != 1:
+        return None
+    key = template.format(curve=curve, n=size)
+    try:
+        family_of(key)
+    except UnknownPrimitiveKey:
+        return None
+    return key
+
+
+# ---------------------------------------------------------------------------
+# zkalc -> measurement file
+
+def _entry(mean: float, sd, op: str, size: int, line: int, where: str) -> dict:
+    out = {"median": mean, "unit": UNIT}
+    if sd is not None:
+        out["q1"] = max(mean - NORMAL_QUARTILE * sd, CLIP_SHARE * mean)
+        out["q3"] = mean + NORMAL_QUARTILE * sd
+    out["basis"] = f"zkalc {op} at size {size}: {mean:.6g} ns" + (f" +/- {sd:.3g} (sd)" if sd is not None else "") \
+                   + f", line {line} of {where}"
+    out["line"] = line
+    out["zkalc"] = {"op": op, "size": size, "mean_ns": mean, **({"sd_ns": sd} if sd is not None else {})}
+    if sd is None:
+        out["no_spread"] = "the zkalc file states no standard deviation"
+    return out
+
+
+def _span(e: dict) -> tuple:
+    return (e["q1"], e["q3"]) if "q1" in e else (e["median"], e["median"])
+
+
+def _falling_sizes(entries: dict) -> dict:
+    """{key: why} of the sized keys to set aside so that no price falls as its size grows by more than
+    the schema's slack (``measurements.GROWTH_SLACK``): walking each family from its largest size down,
+    a size whose interval lies wholly above a larger kept size's is set aside."""
+    groups: dict = {}
+    for key in entries:
+        fam = family_of(key)
+        for g in fam.grows:
+            rest = tuple(sorted((k, v) for k, v in key_sizes(key).items() if k != g))
+            groups.setdefault((fam.pattern, g, rest), []).append((key_sizes(key)[g], key))
+    aside = {}
+    for (_, g, _), items in groups.items():
+        kept = []                      # (size, key, high) of the larger sizes kept
+        for size, key in sorted(items, reverse=True):
+            low = _span(entries[key])[0]
+            above = [(s, k) for s, k, hi in kept if hi < (1 - measurements.GROWTH_SLACK) * low]
+            if above:
+                s, k = above[0]
+                aside[key] = (f"costs more than {g} = {s} ({k}): the library switches algorithm between "
+                              f"sizes, and the book's prices grow with {g}")
+            else:
+                kept.append((size, key, _span(entries[key])[1]))
+    return aside
+
+
+def to_measurements(path, library: str, machine: str, curve: str | None = None, source: dict | None = None,
+                    command: str | None = None, name: str | None = None) -> measurements.MeasurementSet:
+    """The zkalc file at `path` as a validated measurement set of kind ``public``: one backend
+    (`library`), the operations ``ZKALC_NAMES`` maps, in nanoseconds; every other operation and size in
+    ``provenance.aside`` with its reason.  `source` (repository, commit, path) is recorded as given."""
+    ops, text = read(path)
+    book_curve = curve_of(path, curve)
+    if not library or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}", library):
+        raise ZkalcFileError(f"--library {library!r}: expected a library name (letters, digits, _ . + -)")
+    if not machine or not machine.strip():
+        raise ZkalcFileError("--machine: give the machine the file was measured on, in words")
+    where = (source or {}).get("path") or Path(path).name
+    entries, aside = {}, []
+    for op, body in ops.items():
+        line = _line_of(text, op)
+        sds = body["stddev"] or [None] * len(body["range"])
+        repeated = {n for n in body["range"] if body["range"].count(n) > 1}
+        for n, mean, sd in zip(body["range"], body["results"], sds):
+            key = book_key(op, n, book_curve)
+            reason = ("the book prices no such operation" if key is None else
+                      f"zkalc's {library} build times {op} on all the machine's cores; the book prices one "
+                      f"thread (costbook.zkalc.MULTI_THREADED)" if op in MULTI_THREADED.get(library, ()) else
+                      f"timed {body['range'].count(n)} times at size {n} in this file (two benchmarks under one "
+                      f"name): the book cannot tell which is {key}" if n in repeated else None)
+            if reason:
+                aside.append({"op": op, "size": n, "mean_ns": mean, **({"sd_ns": sd} if sd is not None else {}),
+                              "line": line, "reason": reason})
+            else:
+                entries[key] = _entry(mean, sd, op, n, line, where)
+    for key, why in _falling_sizes(entries).items():
+        e = entries.pop(key)
+        aside.append({**e["zkalc"], "line": e["line"], "reason": why})
+    if not entries:
+        raise ZkalcFileError(f"{path}: no operation of this file has a key in the book "
+                             f"(it maps: {', '.join(sorted(set(ZKALC_NAMES)))})")
+    aside.sort(key=lambda a: (a["op"], a["size"]))
+    prov = {"source": {"benchmark": "zkalc", "citation": "zkalc", "library": library, "curve": book_curve,
+                       **(source or {"path": str(path)})},
+            "machine": machine, "spread": SPREAD,
+            "mapping": "costbook.zkalc.ZKALC_NAMES",
+            "aside": aside}
+    if command:
+        prov["command"] = command
+    data = {"schema": measurements.SCHEMA, "name": name or f"zkalc {library} {book_curve}, {machine}",
+            "kind": KIND, "provenance": prov, "results": {library: dict(sorted(entries.items(), key=lambda kv: sort_key(kv[0])))}}
+    return measurements.validate(data, str(path))
+
+
+# ---------------------------------------------------------------------------
+# measurement file -> zkalc
+
+def zkalc_name(key: str) -> tuple | None:
+    """(curve, zkalc operation, size) of a book key that has a zkalc name (the first in ZKALC_NAMES),
+    else None."""
+    for op, template in ZKALC_NAMES.items():
+        pattern = re.escape(template).replace(r"\{curve\}", r"(?P<curve>bls12_381|bn254)").replace(
+            r"\{n\}", r"(?P<n>[1-9][0-9]*)")
+        m = re.fullmatch(pattern, key)
+        if m:
+            return m.group("curve"), op, int(m.groupdict().get("n") or 1)
+    return None
+
+
+def from_measurements(mset: measurements.MeasurementSet, backend: str, curve: str = "bls12_381") -> dict:
+    """zkalc's JSON of `backend`'s prices in `mset` for `curve`: every key with a zkalc name, in ns, the
+    median as the mean and sd = the wider of (q3 - median, median - q1) / 0.6745 (a normal law's; the
+    upper side alone where the import clipped q1), from a stated range (low/high) the same way; an
+    operation with a price given without any spread has no stddev."""
+    if curve not in set(CURVES.values()):
+        raise ZkalcFileError(f"--curve {curve!r}: zkalc and the book share only {', '.join(sorted(set(CURVES.values())))}")
+    if backend not in mset.results:
+        raise ZkalcFileError(f"{mset.name}: no backend {backend!r} (have: {', '.join(mset.backends)})")
+    ops: dict = {}
+    for key in mset.keys(backend):
+        named = zkalc_name(key)
+        if named is None or named[0] != curve:
+            continue
+        _, op, n = named
+        e = mset.entry(backend, key)
+        mean = mset.seconds(backend, key) * 1e9
+        low, high = (b * 1e9 for b in mset.bounds(backend, key))
+        spread = "q1" in e or "low" in e
+        clipped = "q1" in e and e["q1"] <= CLIP_SHARE * e["median"] * (1 + 1e-12)
+        sd = (high - mean if clipped else max(high - mean, mean - low)) / NORMAL_QUARTILE if spread else None
+        ops.setdefault(op, []).append((n, mean, sd))
+    if not ops:
+        raise ZkalcFileError(f"{mset.name}: backend {backend!r} has no {curve} key with a zkalc name")
+    out = {}
+    for op, rows in ops.items():
+        rows.sort(key=lambda r: r[0])
+        out[op] = {"range": [n for n, _, _ in rows], "results": [m for _, m, _ in rows]}
+        if all(sd is not None for _, _, sd in rows):
+            out[op]["stddev"] = [sd for _, _, sd in rows]
+    return out

@@ -1,0 +1,290 @@
+"""zkalc's format both ways (costbook.zkalc, `costbook import zkalc` / `export zkalc`), the public
+machines made from zkalc's files (costbook.public), and the contributed machines' folder."""
+import json
+import math
+
+import pytest
+
+from costbook import measurements, public, zkalc
+from costbook.cli import main
+
+ROOT = measurements.project_root()
+ZKALC = ROOT / "measurements" / "public" / "zkalc"
+SOURCES = public.sources()
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def source_file(m):
+    return ZKALC / m["file"]
+
+
+def imported(m, cited=False):
+    source = {f: m[f] for f in ("repository", "commit", "path")} if cited else None
+    return zkalc.to_measurements(source_file(m), m["library"], m["machine"], m["curve"], source=source)
+
+
+# ---------------------------------------------------------------------------
+# Import: nothing dropped silently, the spread carried as stated
+
+@pytest.mark.parametrize("m", SOURCES, ids=lambda m: m["id"])
+def test_every_operation_and_size_is_priced_or_kept_aside(m):
+    ops, _ = zkalc.read(source_file(m))
+    mset = imported(m)
+    lib = m["library"]
+    priced = {(e["zkalc"]["op"], e["zkalc"]["size"]) for e in mset.results[lib].values()}
+    aside = [(a["op"], a["size"]) for a in mset.provenance["aside"]]
+    stated = [(op, n) for op, body in ops.items() for n in body["range"]]
+    assert sorted(priced) + sorted(aside) != [] and sorted(list(priced) + aside) == sorted(stated)
+    assert all(a["reason"] for a in mset.provenance["aside"])
+    for key, e in mset.results[lib].items():
+        op, n = e["zkalc"]["op"], e["zkalc"]["size"]
+        i = ops[op]["range"].index(n)
+        assert e["unit"] == "ns" and e["median"] == ops[op]["results"][i]
+        assert zkalc.book_key(op, n, m["curve"]) == key
+        assert e["line"] >= 1 and f'"{op}"' in source_file(m).read_text().splitlines()[e["line"] - 1]
+        sd = ops[op]["stddev"][i] if ops[op]["stddev"] else None
+        if sd is None:
+            assert "q1" not in e and e["no_spread"]
+        else:
+            assert e["q3"] == pytest.approx(e["median"] + zkalc.NORMAL_QUARTILE * sd)
+            assert e["q1"] == pytest.approx(max(e["median"] - zkalc.NORMAL_QUARTILE * sd, 0.01 * e["median"]))
+    assert "0.6745" in mset.provenance["spread"]
+
+
+def test_multi_threaded_and_repeated_operations_are_kept_aside_with_their_reason():
+    by_id = {m["id"]: m for m in SOURCES}
+    m6i = imported(by_id["aws-m6i-8xlarge"])
+    reasons = {(a["op"], a["size"]): a["reason"] for a in m6i.provenance["aside"]}
+    assert "all the machine's cores" in reasons[("msm_G1", 1024)]
+    assert "no such operation" in reasons[("fft", 1024)]
+    assert not any(k.startswith("bls12_381/g1_msm") for k in m6i.keys("arkworks"))
+    m7a = imported(by_id["aws-m7a-8xlarge"])
+    assert "timed 2 times at size 1" in {(a["op"], a["size"]): a["reason"] for a in m7a.provenance["aside"]}[("mul_G1", 1)]
+    assert not m7a.has("arkworks", "bls12_381/g1_mul") and m7a.has("arkworks", "bls12_381/g2_mul")
+
+
+def test_a_size_whose_price_falls_as_it_grows_is_set_aside(tmp_path):
+    f = tmp_path / "bls12_381" / "blst" / "box.json"
+    f.parent.mkdir(parents=True)
+    f.write_text(json.dumps({"msm_G1": {"range": [8, 16, 32], "results": [500.0, 900.0, 300.0],
+                                        "stddev": [1.0, 1.0, 1.0]}}))
+    mset = zkalc.to_measurements(f, "blst", "a box")
+    assert mset.keys("blst") == ["bls12_381/g1_msm/32"]
+    assert {a["size"] for a in mset.provenance["aside"]} == {8, 16}
+
+
+# ---------------------------------------------------------------------------
+# Round trips
+
+@pytest.mark.parametrize("m", SOURCES, ids=lambda m: m["id"])
+def test_zkalc_to_book_to_zkalc_gives_the_stated_numbers_back(m, tmp_path, capsys):
+    book = tmp_path / "book.json"
+    back = tmp_path / "back.json"
+    assert run(capsys, "import", "zkalc", source_file(m), "--library", m["library"], "--machine", m["machine"],
+               "--curve", m["curve"], "--out", book)[0] == 0
+    assert run(capsys, "check", book)[0] == 0
+    assert run(capsys, "export", "zkalc", "--source", book, "--backend", m["library"], "--curve", m["curve"],
+               "--out", back)[0] == 0
+    original, _ = zkalc.read(source_file(m))
+    again, _ = zkalc.read(back)
+    # the stated (mean, sd) of each kept operation, by its book key (an older file's mul_ec comes back
+    # under zkalc's current name, mul_G1)
+    kept = {k: (e["zkalc"]["op"], e["zkalc"]["size"]) for k, e in measurements.load(book).results[m["library"]].items()}
+    seen = set()
+    for op, body in again.items():
+        for n, mean, sd in zip(body["range"], body["results"], body.get("stddev") or [None] * len(body["range"])):
+            key = zkalc.book_key(op, n, m["curve"])
+            o_op, o_n = kept[key]
+            i = original[o_op]["range"].index(o_n)
+            assert mean == pytest.approx(original[o_op]["results"][i], rel=1e-12)
+            if original[o_op]["stddev"]:
+                assert sd == pytest.approx(original[o_op]["stddev"][i], rel=1e-9)
+            else:
+                assert sd is None
+            seen.add(key)
+    assert seen == set(kept)
+
+
+def test_book_to_zkalc_to_book_keeps_medians_and_covers_the_quartiles(tmp_path, capsys):
+    out = tmp_path / "ref.zkalc.json"
+    assert run(capsys, "export", "zkalc", "--source", "reference", "--out", out)[0] == 0
+    (tmp_path / "bls12_381" / "arkworks").mkdir(parents=True)
+    moved = tmp_path / "bls12_381" / "arkworks" / "here.json"
+    out.rename(moved)
+    # named apart from zkalc's own arkworks build, whose MSMs run on every core (zkalc.MULTI_THREADED)
+    back = zkalc.to_measurements(moved, "py-arkworks", "the reference machine")
+    ref = measurements.load_source("reference")
+    named = [k for k in ref.keys("arkworks") if zkalc.zkalc_name(k)]
+    assert named and sorted(named) == sorted(back.keys("py-arkworks"))
+    for k in named:
+        assert back.seconds("py-arkworks", k) == pytest.approx(ref.seconds("arkworks", k), rel=1e-12)
+        lo, hi = back.bounds("py-arkworks", k)
+        r_lo, r_hi = ref.bounds("arkworks", k)
+        assert lo <= r_lo * (1 + 1e-9) and hi >= r_hi * (1 - 1e-9)
+
+
+def test_export_to_stdout_is_a_zkalc_file(capsys):
+    code, out, _ = run(capsys, "export", "zkalc")
+    assert code == 0 and "mul_G1" in zkalc.parse(out, "<stdout>")
+
+
+# ---------------------------------------------------------------------------
+# Malformed zkalc files: one line, exit 2, nothing written
+
+GOOD_OP = {"range": [1], "results": [10.0], "stddev": [1.0]}
+MALFORMED = {
+    "not-json": "{mul_G1: 1}",
+    "a-list": "[1, 2]",
+    "empty-object": "{}",
+    "empty-file": "",
+    "operation-not-an-object": json.dumps({"mul_G1": [1, 2]}),
+    "missing-results": json.dumps({"mul_G1": {"range": [1]}}),
+    "length-mismatch": json.dumps({"mul_G1": {"range": [1, 2], "results": [10.0]}}),
+    "negative-time": json.dumps({"mul_G1": {"range": [1], "results": [-5.0]}}),
+    "zero-time": json.dumps({"mul_G1": {"range": [1], "results": [0]}}),
+    "nan-time": '{"mul_G1": {"range": [1], "results": [NaN]}}',
+    "string-size": json.dumps({"mul_G1": {"range": ["1"], "results": [10.0]}}),
+    "boolean-size": json.dumps({"mul_G1": {"range": [True], "results": [10.0]}}),
+    "negative-stddev": json.dumps({"mul_G1": {"range": [1], "results": [10.0], "stddev": [-1.0]}}),
+    "unknown-field": json.dumps({"mul_G1": {**GOOD_OP, "median": [3]}}),
+    "repeated-operation": '{"mul_G1": {"range": [1], "results": [1]}, "mul_G1": {"range": [1], "results": [2]}}',
+    "bad-operation-name": json.dumps({"mul G1; rm": GOOD_OP}),
+    "nothing-the-book-prices": json.dumps({"fft": {"range": [2, 4], "results": [1.0, 2.0]}}),
+    "huge-size": json.dumps({"msm_G1": {"range": [2**60], "results": [1.0]}}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_a_malformed_zkalc_file_is_refused_in_one_line(name, tmp_path, capsys):
+    f = tmp_path / "bls12_381" / "arkworks" / "bad.json"
+    f.parent.mkdir(parents=True)
+    f.write_text(MALFORMED[name])
+    out = tmp_path / "out.json"
+    code, stdout, err = run(capsys, "import", "zkalc", f, "--library", "arkworks", "--machine", "m", "--out", out)
+    assert code == 2 and stdout == ""
+    assert err.startswith("costbook: error: ") and err.count("\n") == 1, err
+    assert not out.exists()
+
+
+def test_a_file_of_an_unknown_curve_or_bad_options_is_refused_in_one_line(tmp_path, capsys):
+    f = tmp_path / "pallas" / "arkworks" / "m.json"
+    f.parent.mkdir(parents=True)
+    f.write_text(json.dumps({"mul_G1": GOOD_OP}))
+    for argv, words in [((), "not a curve the book prices"),
+                        (("--curve", "secp256k1"), "--curve 'secp256k1'"),
+                        (("--curve", "bls12_381", "--repository", "r"), "give --repository, --commit and --path"),
+                        (("--curve", "bls12_381", "--evidence", f), "only with --complete")]:
+        code, _, err = run(capsys, "import", "zkalc", f, "--library", "arkworks", "--machine", "m", *argv)
+        assert code == 2 and words in err and err.count("\n") == 1, err
+    code, _, err = run(capsys, "export", "zkalc", "--backend", "gmp")
+    assert code == 2 and "no bls12_381 key with a zkalc name" in err
+
+
+def test_an_interrupted_import_leaves_the_previous_file(tmp_path, capsys, monkeypatch):
+    m = SOURCES[0]
+    out = tmp_path / "m.json"
+    out.write_text("previous")
+    monkeypatch.setattr(measurements.os, "fsync", lambda fd: (_ for _ in ()).throw(KeyboardInterrupt()))
+    code = main(["import", "zkalc", str(source_file(m)), "--library", "arkworks", "--machine", "m", "--out", str(out)])
+    assert code == 130 and "interrupted" in capsys.readouterr().err
+    assert out.read_text() == "previous" and [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+# ---------------------------------------------------------------------------
+# The public machines
+
+def committed(m):
+    return measurements.load(ROOT / "measurements" / "public" / f"{m['id']}.json")
+
+
+@pytest.mark.parametrize("m", SOURCES, ids=lambda m: m["id"])
+def test_each_public_file_is_its_zkalc_file_imported_and_completed(m):
+    others = [imported(o) for o in SOURCES if o is not m]
+    again = public.complete(imported(m, cited=True), measurements.load_source("reference"), others)
+    mset = committed(m)
+    assert mset.kind == "public" and again.results == json.loads(json.dumps(mset.results))
+    src = mset.provenance["source"]
+    assert (src["repository"], src["commit"], src["path"]) == (m["repository"], m["commit"], m["path"])
+    assert mset.provenance["command"].startswith("costbook import zkalc ")
+
+
+@pytest.mark.parametrize("m", SOURCES, ids=lambda m: m["id"])
+def test_completed_prices_are_marked_and_their_margin_comes_from_the_other_machines(m):
+    mset = committed(m)
+    ref = measurements.load_source("reference")
+    q = mset.provenance["completion"]["margin"]
+    assert 0 < q < math.inf
+    assert m["machine"] not in " ".join(mset.provenance["completion"]["margin_from"])
+    others = [imported(o) for o in SOURCES if o is not m]
+    assert q == public.carry_margin(others, ref)[0]
+    # this machine's own prices do not move its margin
+    doubled = imported(m)
+    lib = m["library"]
+    for e in doubled.results[lib].values():
+        e["median"] *= 2
+        e.pop("q1", None), e.pop("q3", None)
+    assert public.complete(doubled, ref, others).provenance["completion"]["margin"] == q
+    for b in ref.backends:
+        for k in ref.keys(b):
+            assert mset.has(b, k), f"{k} in {b} neither stated nor completed"
+            e = mset.entry(b, k)
+            if e.get("completed"):
+                assert e["basis"].startswith("completed:") and e["completed"]["margin"] == q
+                a = e["completed"]["anchor"]
+                assert public.is_stated(mset, lib, a)
+                ratio = mset.seconds(lib, a) / ref.seconds(lib, a)
+                assert mset.seconds(b, k) == pytest.approx(ref.seconds(b, k) * ratio)
+                lo, hi = mset.bounds(b, k)
+                assert lo < mset.seconds(b, k) < hi
+            else:
+                assert b == lib and "zkalc" in e["basis"]
+
+
+def test_the_public_machines_are_of_the_kinds_asked_for():
+    kinds = [m["kind"] for m in SOURCES]
+    assert sum("x86" in k for k in kinds) >= 2 and any("ARM" in k for k in kinds)
+    assert any("laptop" in k for k in kinds)
+
+
+@pytest.mark.parametrize("m", SOURCES, ids=lambda m: m["id"])
+def test_every_scheme_prices_on_every_public_machine(m, capsys):
+    from costbook import schemes
+    path = ROOT / "measurements" / "public" / f"{m['id']}.json"
+    assert run(capsys, "check", path)[0] == 0
+    for scheme in sorted(schemes.REGISTRY):
+        code, out, err = run(capsys, "estimate", scheme, "--source", path, "--json")
+        assert code == 0, err
+        assert json.loads(out)
+
+
+def test_completion_needs_enough_evidence():
+    m = SOURCES[0]
+    with pytest.raises(public.CompletionError, match="too few"):
+        public.complete(imported(m), measurements.load_source("reference"), [])
+
+
+# ---------------------------------------------------------------------------
+# Contributed machines
+
+def test_every_contributed_file_is_a_full_measurement_that_passes_check(capsys):
+    folder = ROOT / "measurements" / "contributed"
+    assert (folder / "README.md").is_file()
+    files = sorted(folder.glob("*.json"))
+    for f in files:
+        code, out, err = run(capsys, "check", f)
+        assert code == 0, err
+        mset = measurements.load(f)
+        assert mset.kind == "measured" and mset.provenance["profile"]["name"] == "full", f
+
+
+def test_a_contributed_file_is_checked_like_the_others(tmp_path, capsys):
+    bad = tmp_path / "contributed.json"
+    bad.write_text(json.dumps({"schema": measurements.SCHEMA, "name": "x", "kind": "measured",
+                               "provenance": {}, "results": {}}))
+    code, _, err = run(capsys, "check", bad)
+    assert code == 2 and "provenance.machine" in err
