@@ -55,6 +55,7 @@ import yaml
 from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
+from .. import registry
 from ..escape import html_text
 from ..measurements import machine_text
 from . import live_page
@@ -185,6 +186,12 @@ def load_book(project_root: Path, notebook_dir: Path | None = None) -> tuple[dic
                 for part, files in toc(root) for f in files]
     if not chapters:
         raise BookConfigError(f"{root / '_quarto.yml'}: book.chapters lists no chapter files")
+    # a scheme's chapter written into this book but left out of its chapter list would be missing
+    # from the book without a word (the registry's check; a book without the chapter is another book)
+    unlisted = [problem for name, problem in registry.book_problems(root).items()
+                if (root / str(registry.manifest(name).CHAPTER)).is_file()]
+    if unlisted:
+        raise RenderError("\n".join(unlisted))
     number_sections = _html_format(config).get("number-sections", True) is not False
     n = letters = 0
     for ch in chapters:
