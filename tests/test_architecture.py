@@ -618,6 +618,9 @@ def contract_problems(name: str, module_path: str, package_dir: Path) -> list:
             measurements.load_source(f"published/{f}")
         except measurements.MeasurementFileError as e:
             problems.append(f"{name}: published file {f}: {e}")
+    for number in manifest.SEED_NOTES:                 # its notes ship in its folder: its tests run in any clone
+        if not any(package_dir.glob(f"{number}_*")):
+            problems.append(f"{name}: its seed note {number}_... is not in its folder (manifest.SEED_NOTES)")
     bib = (root / "references.bib").read_text()
     for key in manifest.BIBLIOGRAPHY + tuple(manifest.SEED_NOTES.values()):
         if f"{{{key}," not in bib:
