@@ -272,7 +272,7 @@ def _resolve_citations(root: Path, config: dict, chapters: list, bodies: list) -
             bibliography.check(found, f"{ch.source} (page {ch.href})")
         except CitationError as e:
             unknown.append(str(e))
-    nocite = nocite_keys(config)
+    nocite = nocite_keys(config, bibliography.keys)
     try:
         bibliography.check([("nocite", nocite)], f"{root / '_quarto.yml'}: nocite")
     except CitationError as e:
@@ -293,12 +293,14 @@ def _resolve_citations(root: Path, config: dict, chapters: list, bodies: list) -
     return out
 
 
-def nocite_keys(config: dict) -> list[str]:
-    """The keys of the project's `nocite` ("@a, @b" as Quarto reads it; `@*` is not followed)."""
+def nocite_keys(config: dict, every=()) -> list[str]:
+    """The keys of the project's `nocite` ("@a, @b" as Quarto reads it); `@*` is every key of the
+    bibliography (`every`), as pandoc reads it."""
     value = config.get("nocite")
     if isinstance(value, list):
         value = ", ".join(str(v) for v in value)
-    return [k for k in re.findall(r"@([\w][\w:.#$%&+?<>~/-]*)", str(value or "")) if k != "*"]
+    keys = re.findall(r"@([\w*][\w:.#$%&+?<>~/-]*)", str(value or ""))
+    return sorted(every) if "*" in keys else keys
 
 
 def describe_measurements(root: Path, path: str | None) -> str:
