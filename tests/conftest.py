@@ -28,10 +28,12 @@ TOY_SCHEMES = Path(__file__).resolve().parent / "toy_schemes"
 REPO = Path(__file__).resolve().parents[1]
 
 
-def install_toy_book(root: Path, scheme_dirs) -> Path:
+def install_toy_book(root: Path, scheme_dirs, with_the_books_schemes: bool = True) -> Path:
     """A temporary book at `root`: the committed measurement files, plus for each toy scheme folder
     what it brings (its published files, its chapter, its bibliography), copied where a book keeps
-    them; _quarto.yml lists the toy chapters.  Returns root."""
+    them; _quarto.yml lists the toy chapters.  With `with_the_books_schemes`, it is this book plus the
+    toys: the book's scheme chapters (linked) and bibliography are in it too, so that the registry
+    counts the book's schemes as in it (each scheme's chapter exists and is listed).  Returns root."""
     (root / "measurements" / "published").mkdir(parents=True)
     (root / "measurements" / "reference").symlink_to(REPO / "measurements" / "reference")
     # the book's other committed files: the ledger's intervals read every scheme's rows
@@ -41,6 +43,13 @@ def install_toy_book(root: Path, scheme_dirs) -> Path:
         (root / "measurements" / "published" / f.name).symlink_to(f)
     (root / "chapters").mkdir()
     chapters, bib = [], []
+    if with_the_books_schemes:
+        from costbook import registry
+        for name in registry.in_book_order(REPO):
+            chapter = str(registry.manifest(name).CHAPTER)
+            (root / chapter).symlink_to(REPO / chapter)
+            chapters.append(chapter)
+        bib.append((REPO / "references.bib").read_text())
     for folder in scheme_dirs:
         for f in folder.glob("*.json"):
             shutil.copy(f, root / "measurements" / "published" / f.name)

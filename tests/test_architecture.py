@@ -118,12 +118,19 @@ def scheme_of(module: str) -> str | None:
     return parts[2] if len(parts) > 2 and parts[:2] == [PACKAGE, "schemes"] else None
 
 
+#: the schemes' package: a scheme's code imports the contract's helpers from it; the core reads the
+#: schemes through costbook.registry, below it
+SCHEMES_PACKAGE = f"{PACKAGE}.schemes"
+
+
 def wrong_way_imports(graph: dict) -> list:
     """(importer, imported, rule) for every import against the layering."""
     bad = []
     for mod, deps in graph.items():
         for dep in deps:
             into = scheme_of(dep)
+            if dep == SCHEMES_PACKAGE and scheme_of(mod) is None and mod != SCHEMES_PACKAGE:
+                bad.append((mod, dep, "a core module imports the schemes' package (read them through costbook.registry)"))
             if into is None:
                 continue
             own = scheme_of(mod)
@@ -140,6 +147,7 @@ def wrong_way_imports(graph: dict) -> list:
 def test_the_checks_find_a_cycle_and_wrong_way_imports():
     graph = {"costbook.a": {"costbook.b"}, "costbook.b": {"costbook.c"}, "costbook.c": {"costbook.a"},
              "costbook.d": {"costbook.a"},
+             "costbook.ledger": {"costbook.schemes"}, "costbook.schemes": set(),
              "costbook.groups.msm": {"costbook.schemes.veccom.pointproofs"},
              "costbook.schemes.mixnet.paillier": {"costbook.schemes.cs03.primes"},
              "costbook.schemes.veccom.pointproofs": set(), "costbook.schemes.cs03.primes": set()}
@@ -147,6 +155,7 @@ def test_the_checks_find_a_cycle_and_wrong_way_imports():
     assert wrong_way_imports(graph) == [
         ("costbook.groups.msm", "costbook.schemes.veccom.pointproofs",
          "a backend, group or core module imports a scheme"),
+        ("costbook.ledger", "costbook.schemes", "a core module imports the schemes' package (read them through costbook.registry)"),
         ("costbook.schemes.mixnet.paillier", "costbook.schemes.cs03.primes", "one scheme imports another")]
 
 
@@ -208,15 +217,20 @@ def test_the_registry_is_discovered():
     found = sorted(d.name for d in (LIBRARY / "costbook" / "schemes").iterdir() if (d / "model.py").is_file())
     assert SCHEMES == found and len(found) >= 1
     assert all(schemes.REGISTRY[n] == f"costbook.schemes.{n}.model" for n in found)
-    src = (LIBRARY / "costbook" / "schemes" / "__init__.py").read_text()
+    src = (LIBRARY / "costbook" / "registry.py").read_text()
     assert "REGISTRY: Mapping[str, str] = _Registry()" in src
 
 
+MANIFEST = ('CHAPTER = "chapters/99-{name}.ipynb"\nTITLE = "{name}"\nSECTION = "sec-{name}"\nPUBLISHED_FILES = ()\n'
+            'BIBLIOGRAPHY = ()\nSEED_NOTES = {{}}\nSEED_ERRATA = {{}}\nVALIDATION_CASES = ()\nCALIBRATION_CASES = ()\n')
+
+
 def test_a_folder_on_the_path_is_a_scheme_at_once(tmp_path, monkeypatch):
-    """A subpackage with a model.py is a scheme; a folder without one is not."""
+    """A subpackage with a model.py and a manifest.py is a scheme; a folder with neither is not."""
     (tmp_path / "fresh").mkdir()
     (tmp_path / "fresh" / "__init__.py").write_text("")
     (tmp_path / "fresh" / "model.py").write_text("")
+    (tmp_path / "fresh" / "manifest.py").write_text(MANIFEST.format(name="fresh"))
     (tmp_path / "helpers").mkdir()
     (tmp_path / "helpers" / "__init__.py").write_text("")
     monkeypatch.setattr(schemes, "__path__", [*schemes.__path__, str(tmp_path)])
@@ -227,13 +241,62 @@ def test_a_folder_on_the_path_is_a_scheme_at_once(tmp_path, monkeypatch):
     sys.modules.pop("costbook.schemes.fresh", None)
 
 
+def function_level_imports(path: Path, module: str, is_package: bool) -> list:
+    """(line, imported module) of every import inside a function body of `path`."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Import):
+                out += [(node.lineno, a.name) for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _resolve(module, is_package, node)
+                out += [(node.lineno, f"{base}.{a.name}") for a in node.names]
+    return sorted(set(out))
+
+
+def hidden_upward_imports(root: Path = LIBRARY) -> list:
+    """(file, line, module) of every import, inside a function of a core module, of the schemes'
+    package or a scheme, of ``costbook.validation``, or (outside the book's own package) of
+    ``costbook.book``: the imports that would get round the layering by waiting until a call."""
+    out = []
+    for rel, path in core_files(root).items():
+        module = ".".join(Path(rel).with_suffix("").parts)
+        is_package = path.name == "__init__.py"
+        if is_package:
+            module = module.rsplit(".", 1)[0]
+        for line, target in function_level_imports(path, module, is_package):
+            hidden = (target == SCHEMES_PACKAGE or target.startswith(SCHEMES_PACKAGE + ".")
+                      or target.startswith(f"{PACKAGE}.validation")
+                      or (target.startswith(f"{PACKAGE}.book") and not module.startswith(f"{PACKAGE}.book")))
+            if hidden:
+                out.append((rel, line, target))
+    return out
+
+
+def test_no_core_module_hides_an_upward_import_in_a_function():
+    assert hidden_upward_imports() == []
+
+
+def test_the_hidden_import_check_finds_each_way(tmp_path):
+    (tmp_path / PACKAGE / "book").mkdir(parents=True)
+    (tmp_path / PACKAGE / "report.py").write_text(
+        "from . import measurements\ndef f():\n    from .book.citations import Bibliography\n"
+        "def g():\n    from . import schemes\n    from .validation import validate_steps\n    from .measurements import x\n")
+    (tmp_path / PACKAGE / "book" / "execute.py").write_text("def f():\n    from . import render\n"
+                                                            "    from ..validation import PROFILE_VARIABLE\n")
+    assert [(f, n) for f, n, _ in hidden_upward_imports(tmp_path)] == [
+        ("costbook/book/execute.py", 3), ("costbook/report.py", 3), ("costbook/report.py", 5), ("costbook/report.py", 6)]
+
+
 # ---------------------------------------------------------------------------------------------
 # No core module names a scheme
 
 #: What a core module may still say of a scheme, file by file, each with why; the test fails on any
 #: other occurrence and on an entry here that no longer occurs (so the list only shrinks).  Prose is
-#: free: comments and docstrings are not scanned.  Everything else is: identifiers (names,
-#: attributes, imported modules), string literals and f-string parts, and the module's own path.
+#: free: comments and docstrings are not scanned.
 CORE_MAY_NAME: dict = {}
 
 
@@ -248,24 +311,45 @@ def _docstring_starts(tree) -> set:
 
 
 def scheme_names_in_code(path: Path, names, rel: str) -> list:
-    """(rel, line, token) for every identifier or string literal of `path` (not a comment, not a
-    docstring) holding one of `names` as a word (underscores count as word breaks: _cs03_rows names
-    cs03; letters and digits do not: mixnets does not name mixnet), and the module's own path."""
-    import io
+    """(rel, line, what) for every place in `path` that names one of the project's scheme packages
+    `names`: an import of ``costbook.schemes.<name>`` (absolute or relative), a string that spells
+    one's module ("costbook.schemes.<name>", "schemes/<name>", also built by an f-string, + or join),
+    a string that is a scheme's name (``model("cs03")``, ``{"toy": 1}``), and a module whose own path
+    is named like one.  Only the project's scheme packages count: a name that happens to match a
+    folder elsewhere is not a scheme (``import py_ecc.bls`` names no scheme ``bls``), nor is an
+    identifier, a comment or a docstring."""
     import re
-    import tokenize
     if not names:
         return []
-    word = re.compile(r"(?<![A-Za-z0-9])(" + "|".join(map(re.escape, names)) + r")(?![A-Za-z0-9])")
-    src = path.read_text()
-    docs = _docstring_starts(ast.parse(src))
-    string_parts = {tokenize.STRING} | {getattr(tokenize, t) for t in ("FSTRING_MIDDLE",) if hasattr(tokenize, t)}
+    alternatives = "|".join(map(re.escape, names))
+    word = re.compile(r"(?<![A-Za-z0-9])(" + alternatives + r")(?![A-Za-z0-9])")
+    module_ref = re.compile(r"schemes[./*]+(" + alternatives + r")(?![A-Za-z0-9])")
+    tree = ast.parse(path.read_text(), filename=str(path))
+    docs = _docstring_starts(tree)
+    module = ".".join(Path(rel).with_suffix("").parts)
+    is_package = path.name == "__init__.py"
+    if is_package:
+        module = module.rsplit(".", 1)[0]
     out = [(rel, 0, "<module path>")] if word.search(rel.replace("/", " ").removesuffix(".py")) else []
-    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
-        if tok.type == tokenize.NAME or (tok.type in string_parts and tok.start not in docs):
-            if word.search(tok.string):
-                out.append((rel, tok.start[0], tok.string))
-    return out
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            targets = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                       [f"{_resolve(module, is_package, node)}.{a.name}" for a in node.names])
+            for t in targets:
+                if scheme_of(t) in names:
+                    out.append((rel, node.lineno, t))
+        elif isinstance(node, (ast.Constant, ast.JoinedStr, ast.BinOp, ast.Call)):
+            if (getattr(node, "lineno", None), getattr(node, "col_offset", None)) in docs:
+                continue
+            text = _text(node)
+            if text is None:
+                continue
+            if module_ref.search(text) or (isinstance(node, ast.Constant) and text in names):
+                out.append((rel, node.lineno, text))
+    first = {}
+    for hit in sorted(set(out), key=lambda h: (h[1], len(h[2]), h[2])):
+        first.setdefault(hit[1], hit)             # one entry a line: the shortest text
+    return list(first.values())
 
 
 def core_files(root: Path = LIBRARY) -> dict:
@@ -286,21 +370,36 @@ def core_naming(names, root: Path = LIBRARY) -> list:
 
 def test_no_core_module_names_a_scheme():
     hits = core_naming(ALL)
-    unexpected = [h for h in hits if (h[0], h[2].strip("\"'")) not in CORE_MAY_NAME]
+    unexpected = [h for h in hits if (h[0], h[2]) not in CORE_MAY_NAME]
     assert unexpected == [], "a core module names a scheme in code: " + "; ".join(f"{f}:{n} {t}" for f, n, t in unexpected)
-    assert {(h[0], h[2].strip("\"'")) for h in hits} == set(CORE_MAY_NAME), "stale CORE_MAY_NAME entries"
+    assert {(h[0], h[2]) for h in hits} == set(CORE_MAY_NAME), "stale CORE_MAY_NAME entries"
 
 
 def test_the_naming_check_finds_a_scheme_named_in_code(tmp_path):
     (tmp_path / PACKAGE / "schemes" / "toy").mkdir(parents=True)
     (tmp_path / PACKAGE / "compare.py").write_text(
         '"""compare toy with the others (prose: free)."""\n# toy in a comment: free\n'
-        'ROWS = {"toy": 1}\ndef _toy_rows():\n    return f"costbook.schemes.{x}"\nimport costbook.schemes.toy.model\n')
+        'ROWS = {"toy": 1}\ndef _toy_rows():\n    return f"costbook.schemes.{x}"\nimport costbook.schemes.toy.model\n'
+        'from .schemes.toy import seed\nm = importlib.import_module(f"costbook.schemes.{\'toy\'}.model")\n'
+        'p = "sage/costbook/schemes/" + "toy"\n')
     (tmp_path / PACKAGE / "schemes" / "toy" / "model.py").write_text('NAME = "toy"\n')   # a scheme may
     (tmp_path / PACKAGE / "toy.py").write_text("")
     hits = core_naming(["toy"], tmp_path)
-    assert [(f, n) for f, n, _ in hits] == [("costbook/compare.py", 3), ("costbook/compare.py", 4),
-                                             ("costbook/compare.py", 6), ("costbook/toy.py", 0)]
+    assert [(f, n) for f, n, _ in hits] == [("costbook/compare.py", 3), ("costbook/compare.py", 6),
+                                             ("costbook/compare.py", 7), ("costbook/compare.py", 8),
+                                             ("costbook/compare.py", 9), ("costbook/toy.py", 0)]
+
+
+def test_a_scheme_named_like_a_third_party_module_is_not_named_by_its_import(tmp_path):
+    """A scheme `bls` is not named by a core benchmark's `import py_ecc.bls.hash_to_curve` (nor by
+    an identifier or a key such as bls12_381/g1_mul): only the project's scheme packages count."""
+    (tmp_path / PACKAGE / "backends").mkdir(parents=True)
+    (tmp_path / PACKAGE / "backends" / "hash_to_curve.py").write_text(
+        "import py_ecc.bls.hash_to_curve as h2c\nfrom py_ecc import bls\nfrom py_ecc.bls import G2ProofOfPossession\n"
+        "def f(bls_key):\n    return bls.Sign(bls_key, b'x'), 'bls12_381/g1_mul'\n")
+    assert core_naming(["bls"], tmp_path) == []
+    (tmp_path / PACKAGE / "backends" / "hash_to_curve.py").write_text("from ..schemes.bls import seed\nNAME = 'bls'\n")
+    assert [n for _, n, _ in core_naming(["bls"], tmp_path)] == [1, 2]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -509,8 +608,9 @@ def contract_problems(name: str, module_path: str, package_dir: Path) -> list:
     except schemes.SchemeError as e:
         return problems + [str(e)]
     root = measurements.project_root()
-    if not (root / manifest.CHAPTER).is_file():
-        problems.append(f"{name}: its chapter {manifest.CHAPTER} is not in the book")
+    from costbook import registry
+    if name in registry.problems():             # its chapter exists and _quarto.yml lists it
+        problems.append(registry.problems()[name])
     if model.PUBLISHED not in manifest.PUBLISHED_FILES:
         problems.append(f"{name}: model.PUBLISHED {model.PUBLISHED!r} is not among manifest.PUBLISHED_FILES")
     for f in manifest.PUBLISHED_FILES:
@@ -518,6 +618,9 @@ def contract_problems(name: str, module_path: str, package_dir: Path) -> list:
             measurements.load_source(f"published/{f}")
         except measurements.MeasurementFileError as e:
             problems.append(f"{name}: published file {f}: {e}")
+    for number in manifest.SEED_NOTES:                 # its notes ship in its folder: its tests run in any clone
+        if not any(package_dir.glob(f"{number}_*")):
+            problems.append(f"{name}: its seed note {number}_... is not in its folder (manifest.SEED_NOTES)")
     bib = (root / "references.bib").read_text()
     for key in manifest.BIBLIOGRAPHY + tuple(manifest.SEED_NOTES.values()):
         if f"{{{key}," not in bib:
@@ -552,13 +655,13 @@ def test_the_contract_check_finds_what_is_missing(tmp_path):
 
 
 def test_the_cli_calls_what_the_registry_docstring_names():
-    """schemes/__init__.py names every model function the CLI calls."""
+    """The registry's docstring names every model function the CLI calls."""
     graph_src = (LIBRARY / "costbook" / "cli.py").read_text()
     called = {n.attr for n in ast.walk(ast.parse(graph_src))
               if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "module"}
     assert called and called <= set(schemes.MODEL_API)
     for name in schemes.MODEL_API + schemes.MANIFEST_API:
-        assert name in schemes.__doc__ or name in (LIBRARY / "costbook" / "schemes" / "__init__.py").read_text()
+        assert name in (LIBRARY / "costbook" / "registry.py").read_text()
 
 
 @pytest.mark.parametrize("scheme", ALL, indirect=True)
@@ -601,6 +704,7 @@ def test_option_bounds_are_checked_when_the_scheme_is_loaded(tmp_path, monkeypat
         f"@dataclass(frozen=True)\nclass Parameters:\n    n: int = option(3, {allowed})\n")
     (pkg / "model.py").write_text("from costbook.schemes import options\nfrom .seed import Parameters\n"
                                   "OPTIONS = options(Parameters)\n")
+    (pkg / "manifest.py").write_text(MANIFEST.format(name="broken"))
     monkeypatch.setattr(schemes, "__path__", [*schemes.__path__, str(tmp_path)])
     try:
         with pytest.raises(schemes.SchemeError) as e:

@@ -213,7 +213,7 @@ CASES = [
     C("validate-no-scheme", ["validate"], "the following arguments are required: scheme"),
     C("validate-unknown-scheme", ["validate", "nosuch"], "unknown scheme 'nosuch'"),
     C("sources-extra-argument", ["sources", "x"], "unrecognized arguments: x"),
-    C("ledger-unknown-scheme", ["ledger", "--scheme", "nope"], "argument --scheme: invalid choice: 'nope'"),
+    C("ledger-unknown-scheme", ["ledger", "--scheme", "nope"], "unknown scheme 'nope' for the ledger: choose one of"),
     C("ledger-unknown-status", ["ledger", "--status", "nope"], "argument --status: invalid choice: 'nope'"),
     # the scheme options and --counts with a scheme (bounds: cli.scheme_options and each scheme's OPTIONS)
     C("scheme-punchcard-punches-huge", ["estimate", "punchcard", "--punches", "9" * 30], "--punches"),

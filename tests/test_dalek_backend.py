@@ -8,6 +8,7 @@ import pytest
 
 from costbook import measurements
 from costbook.backends import curve25519_dalek as dalek
+from costbook.measure import measure_dalek
 
 
 def test_the_committed_file_prices_every_key_the_seed_laptop_scales():
@@ -57,7 +58,7 @@ def test_measure_writes_a_valid_file_and_a_failed_run_leaves_the_previous_one(tm
     good = tmp_path / "good.json"
     good.write_text(_output())
     monkeypatch.setattr(dalek, "build", lambda target_dir: _fake_binary(tmp_path, f"cat {good}\n"))
-    dalek.measure("quick", out=out)
+    measure_dalek("quick", out=out)
     first = out.read_bytes()
     m = measurements.load(out)
     assert m.seconds(dalek.BACKEND, "ristretto255/mul") == 2e-6
@@ -65,10 +66,10 @@ def test_measure_writes_a_valid_file_and_a_failed_run_leaves_the_previous_one(tm
 
     monkeypatch.setattr(dalek, "build", lambda target_dir: _fake_binary(tmp_path, "echo boom >&2; exit 3\n"))
     with pytest.raises(dalek.DalekUnavailable, match="exit 3"):
-        dalek.measure("quick", out=out)
+        measure_dalek("quick", out=out)
     monkeypatch.setattr(dalek, "build", lambda target_dir: _fake_binary(tmp_path, "echo '{\"results\": {}}'\n"))
     with pytest.raises(dalek.DalekUnavailable, match="lacks"):
-        dalek.measure("quick", out=out)
+        measure_dalek("quick", out=out)
     assert out.read_bytes() == first
 
 

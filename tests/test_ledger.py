@@ -125,3 +125,21 @@ def test_leave_one_out_rows_beyond_10_percent_name_what_the_figure_alone_pinned(
     assert "mu_N" in pinned[("mixnet", "74")] and "ETf" in pinned[("mixnet", "306")]
     near = [r for r in rows if r.status == "leave-one-out" and r.book_value is not None and r not in far]
     assert near and all("without it" not in r.note for r in near)
+
+
+def test_a_folder_without_a_manifest_leaves_the_ledger_of_the_others_whole(rows, tmp_path, monkeypatch, capsys):
+    """Another folder holding a model.py but no manifest.py refused `costbook ledger --scheme cs03`;
+    now it is one line on stderr and cs03's rows are the same as without it (computed after the
+    module's `rows`, so the schemes' caches are warm)."""
+    from costbook import schemes
+    from costbook.cli import main
+    extra = tmp_path / "more_schemes"
+    (extra / "unfinished").mkdir(parents=True)
+    (extra / "unfinished" / "__init__.py").write_text("")
+    (extra / "unfinished" / "model.py").write_text("OPTIONS = {}\n")
+    monkeypatch.setattr(schemes, "__path__", [*schemes.__path__, str(extra)])
+    assert main(["ledger", "--json", "--scheme", "cs03"]) == 0
+    out, err = capsys.readouterr()
+    assert len(err.splitlines()) == 1 and "'unfinished'" in err and "no manifest.py" in err, err
+    cs03 = [r.to_json() for r in rows if r.scheme == "cs03"]
+    assert json.loads(out)["rows"] == json.loads(json.dumps(cs03, ensure_ascii=False))

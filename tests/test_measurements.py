@@ -104,9 +104,6 @@ def test_committed_files_are_valid():
     M.load(M.reference_path())
 
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
-
-
 def _numbers(text):
     return {float(x) for x in re.findall(r"(?<![\d.])\d*\.?\d+", text.replace(",", ""))}
 
@@ -126,18 +123,14 @@ def _source_lines(source: str):
 
 
 def note_lines(mset):
-    """The lines of the note a published file transcribes: in the folder of the scheme that declares
-    the file (manifest.PUBLISHED_FILES; a scheme may ship its note), else among the seed notes
-    (../shared/seeds); None when neither has it."""
-    from costbook import schemes
+    """The lines of the note a published file transcribes, from the folder of the scheme that declares
+    the file (manifest.PUBLISHED_FILES): a scheme ships its notes; None when none has it."""
+    from costbook import registry
     name = mset.provenance["seed"]
-    for s in schemes.REGISTRY:
-        if mset.name.split("/")[-1] in schemes.manifest(s).PUBLISHED_FILES:
-            import importlib.util
-            folder = Path(importlib.util.find_spec(f"costbook.schemes.{s}").submodule_search_locations[0])
-            if (folder / name).is_file():
-                return (folder / name).read_text().splitlines()
-    return (SEEDS / name).read_text().splitlines() if (SEEDS / name).is_file() else None
+    for s in registry.REGISTRY:
+        if mset.name.split("/")[-1] in registry.manifest(s).PUBLISHED_FILES and (registry.folder(s) / name).is_file():
+            return (registry.folder(s) / name).read_text().splitlines()
+    return None
 
 
 def transcription_errors(sets) -> tuple:
@@ -175,7 +168,6 @@ def test_a_scheme_shipping_its_note_is_checked_against_it(toy_scheme):
     assert transcription_errors(sets) == (5 + 2, [])
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="the seed notes (../shared/seeds) are not beside this checkout")
 def test_every_published_price_is_on_its_seed_line():
     """A transcription check: each published number (or its stated range) is on the cited line.
 

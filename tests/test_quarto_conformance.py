@@ -144,8 +144,12 @@ def bib_keys(root: Path) -> set[str]:
 
 
 def nocite(root: Path) -> list[str]:
+    """The project's `nocite` keys; `@*` (pandoc: every entry of the bibliography) as every key."""
     value = config(root).get("nocite") or ""
-    return citation_keys(", ".join(value) if isinstance(value, list) else str(value))
+    text = ", ".join(value) if isinstance(value, list) else str(value)
+    if re.search(r"(?<![\w@])@\*", text):
+        return sorted(bib_keys(root))
+    return citation_keys(text)
 
 
 def page_citations(root: Path, page: str) -> list[str]:
@@ -455,6 +459,26 @@ def test_offline_book_gives_one_label_per_work(offline):
 def test_offline_book_loads_nothing_from_the_network(offline):
     found = offline_network_violations(offline)
     assert not found, _report(found)
+
+
+def test_works_of_the_same_authors_and_year_need_no_nocite_edit(tmp_path):
+    """A new scheme's two entries of the same authors and year (a newcomer's BLS chapter had to add
+    them to a hand-kept list): with the project's nocite, `@*`, a page citing one of them alone gives
+    it the book's label, and the nocite check holds, with _quarto.yml unchanged."""
+    (tmp_path / "_quarto.yml").write_text((ROOT / "_quarto.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "references.bib").write_text(
+        (ROOT / "references.bib").read_text(encoding="utf-8")
+        + "\n@misc{newcomer-note,\n  author = {Newcomer, Ada},\n  title = {A note},\n  year = {2001}\n}\n"
+        + "\n@misc{newcomer-paper,\n  author = {Newcomer, Ada},\n  title = {A paper},\n  year = {2001}\n}\n",
+        encoding="utf-8")
+    from costbook.book.citations import Bibliography
+    bib = Bibliography(tmp_path / "references.bib")
+    assert {"newcomer-note", "newcomer-paper"} <= set(bib.ambiguous_keys())
+    assert nocite_violations(tmp_path) == []
+    book = bib.labels()["newcomer-paper"]
+    alone = "CITE0: [@newcomer-paper]\n\n---\nnocite: |\n  " + ", ".join(f"@{k}" for k in nocite(tmp_path)) + "\n---\n"
+    assert re.search(r"^CITE0: \((.*?)\)\s*$", bib._pandoc(alone, to="plain"), re.M)[1] == book
+    assert book.endswith(("2001a", "2001b"))
 
 
 def test_checks_catch_what_they_look_for(tmp_path):

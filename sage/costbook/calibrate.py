@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from . import schemes, uncertainty
+from . import registry, uncertainty
 from .measure import machine_label
 from .measurements import load_source
 from .validation import validate_in_processes
@@ -29,7 +29,7 @@ from .validation import validate_in_processes
 
 def cases(names) -> list:
     """(scheme, options) of every CALIBRATION_CASES of `names`, in book order."""
-    return [(s, dict(o)) for s in names for o in schemes.manifest(s).CALIBRATION_CASES]
+    return [(s, dict(o)) for s in names for o in registry.manifest(s).CALIBRATION_CASES]
 
 
 def default_out() -> Path:
@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="the evidence file (default: the reference machine's)")
     ap.add_argument("--beside-busy", action="store_true", help="collect with a CPU-bound process running beside")
     args = ap.parse_args(argv)
-    known = schemes.in_book_order()
+    known = registry.in_book_order()
     unknown = [s for s in args.schemes if s not in known]
     if unknown or not 1 <= args.processes <= 9:
         print(f"calibrate: unknown scheme {', '.join(unknown)} (known: {', '.join(known)})" if unknown

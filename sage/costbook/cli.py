@@ -32,7 +32,7 @@ import signal
 import sys
 from pathlib import Path
 
-from . import measurements, schemes, validation
+from . import measurements, registry, validation
 from .cost import Counts, CountsError, MissingPrice, price
 from .keys import UnknownPrimitiveKey
 
@@ -163,9 +163,10 @@ def cmd_measure(args) -> int:
 
 
 def cmd_measure_dalek(args) -> int:
-    from .backends.curve25519_dalek import DalekUnavailable, measure
+    from .backends.curve25519_dalek import DalekUnavailable
+    from .measure import measure_dalek
     try:
-        written = measure(profile=args.profile, out=out_path(args.out))
+        written = measure_dalek(profile=args.profile, out=out_path(args.out))
     except DalekUnavailable as e:
         print(f"costbook: error: {_message(e)}", file=sys.stderr)
         return 2
@@ -181,7 +182,7 @@ def _flag(opt: str) -> str:
 
 
 def _integer_option(opt: str, value, allowed) -> int:
-    """`value` (a command-line string or an int) as an int inside `allowed` (a schemes.Bounds, or
+    """`value` (a command-line string or an int) as an int inside `allowed` (a registry.Bounds, or
     None for any positive integer), else a one-line ValueError naming the option and the range."""
     where = f"an integer in {allowed}" if allowed is not None else "an integer"
     text = value.strip() if isinstance(value, str) else value
@@ -203,7 +204,7 @@ def _integer_option(opt: str, value, allowed) -> int:
 def scheme_options(module, given: dict, fill_defaults: bool = True) -> dict:
     """The scheme's OPTIONS filled from `given` (strings from the command line), checked.
 
-    OPTIONS maps each option to (default, allowed): a tuple of choices, or ``schemes.Bounds`` for an
+    OPTIONS maps each option to (default, allowed): a tuple of choices, or ``registry.Bounds`` for an
     integer (None: any positive integer).  A value outside them is a ValueError of one line naming
     the option and what it admits.  With fill_defaults=False only the options given are returned
     (checked all the same), so the scheme's function keeps its own defaults (validate runs every
@@ -221,7 +222,7 @@ def scheme_options(module, given: dict, fill_defaults: bool = True) -> dict:
                 options[opt] = default
             continue
         value = given[opt]
-        if isinstance(allowed, schemes.Bounds) or (allowed is None and isinstance(default, int)
+        if isinstance(allowed, registry.Bounds) or (allowed is None and isinstance(default, int)
                                                    and not isinstance(default, bool)):
             options[opt] = _integer_option(opt, value, allowed)
         elif allowed and value not in allowed:
@@ -325,7 +326,7 @@ def cmd_estimate(args) -> int:
     if not args.scheme and (args.params is not None or args.model is not None):
         raise ValueError("--params and --model choose a scheme's parameter set and model: give a SCHEME")
     if args.scheme:
-        module = schemes.get(args.scheme)
+        module = registry.model(args.scheme)
         given = dict(args.scheme_options)
         for opt in ("params", "model"):
             if getattr(args, opt, None) is not None:
@@ -342,7 +343,7 @@ def cmd_estimate(args) -> int:
         print(clean_text(text))
         return 0
     if args.counts is None:
-        raise UsageError(f"estimate needs a SCHEME ({', '.join(sorted(schemes.REGISTRY))}) "
+        raise UsageError(f"estimate needs a SCHEME ({', '.join(sorted(registry.REGISTRY))}) "
                          f"or --counts '{COUNTS_EXAMPLE}'")
     mset = measurements.load_source(args.source if args.source is not None else "reference")
     est = price(_counts_arg(args.counts), mset, _backends_arg(args.backend), label="counts")
@@ -364,10 +365,10 @@ def _processes_arg(text: str | None) -> int:
 
 
 def cmd_validate(args) -> int:
-    module = schemes.get(args.scheme)
+    module = registry.model(args.scheme)
     if not hasattr(module, "validate"):
         raise UsageError(f"scheme {args.scheme!r} has no validation run (validate: "
-                         f"{', '.join(n for n in sorted(schemes.REGISTRY) if hasattr(schemes.get(n), 'validate'))})")
+                         f"{', '.join(n for n in sorted(registry.REGISTRY) if hasattr(registry.model(n), 'validate'))})")
     given = dict(args.scheme_options)
     if args.params is not None:
         given["params"] = args.params
@@ -420,9 +421,12 @@ def cmd_sources(args) -> int:
 
 
 def cmd_ledger(args) -> int:
-    """Every figure the seeds print, beside the book's value and how the book got it."""
+    """Every figure the seeds print, beside the book's value and how the book got it; a scheme folder
+    that cannot be read, or a scheme the book does not list, is one line on stderr and left out."""
     from . import ledger
     rows = ledger.ledger(args.scheme, args.status)
+    for problem in registry.problems().values():
+        print(f"costbook: warning: {clean(problem)} (left out of the ledger)", file=sys.stderr)
     print(ledger.dumps(rows) if args.json else clean_text(ledger.to_text(rows)))
     return 0
 
@@ -463,7 +467,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="costbook", description=__doc__.split("\n\n")[0])
+    # a scheme folder that cannot be read is named in the help, each with its problem on one line
+    refused = "\n".join(f"  {clean(problem)}" for problem in registry.refused().values())
+    p = _Parser(prog="costbook", description=__doc__.split("\n\n")[0],
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+                epilog=f"scheme folders left out:\n{refused}" if refused else None)
     sub = p.add_subparsers(dest="command", required=True)
 
     m = sub.add_parser("measure", help="time the primitives on this machine")
@@ -489,7 +497,7 @@ def parser() -> argparse.ArgumentParser:
 
     # allow_abbrev=False: scheme options such as --m (mix-servers) must not be taken for --model
     e = sub.add_parser("estimate", help="price a scheme or a count vector", allow_abbrev=False)
-    e.add_argument("scheme", nargs="?", help=f"one of: {', '.join(sorted(schemes.REGISTRY)) or '(none yet)'}")
+    e.add_argument("scheme", nargs="?", help=f"one of: {', '.join(sorted(registry.REGISTRY)) or '(none yet)'}")
     e.add_argument("--counts", help="JSON object key -> count (finite, 0 to 1e15, fractions allowed), "
                                     "or @file.json")
     e.add_argument("--source", help="reference | local | book | published | published/NAME | FILE")
@@ -516,10 +524,10 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("sources", help="list known measurement files")
     s.set_defaults(func=cmd_sources)
 
-    from .ledger import SCHEMES as LEDGER_SCHEMES, STATUSES as LEDGER_STATUSES
+    from .ledger import STATUSES as LEDGER_STATUSES
     g = sub.add_parser("ledger", help="the reproduction ledger: every seed figure and the book's value")
     g.add_argument("--json", action="store_true", help='{"summary": ..., "rows": [...]}')
-    g.add_argument("--scheme", choices=LEDGER_SCHEMES)
+    g.add_argument("--scheme", help=f"one of: {', '.join(registry.in_book_order()) or '(none yet)'}")
     g.add_argument("--status", choices=list(LEDGER_STATUSES))
     g.set_defaults(func=cmd_ledger)
 

@@ -1,7 +1,7 @@
 """The schemes side by side: what each costs per operation, what dominates it, what the errata
 change, and where one design overtakes another.
 
-Every number here comes from the discovered schemes (``costbook.schemes.REGISTRY``), through their
+Every number here comes from the schemes of the book (``costbook.registry.in_book_order``), through their
 public functions with the same measurement files the chapters and the CLI use: the reference file
 for this book's machine, each scheme's published file for its seed's machine.  This module names no
 scheme: each scheme's ``comparison.py`` builds its rows (``rows(reference)``) with the helpers here,
@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from . import measurements, schemes
-from .schemes import get
+from . import measurements, registry
 
 #: the labels of what a seed-machine number is (the ledger's vocabulary)
 PREDICTED = "predicted"
@@ -28,12 +27,12 @@ AS_PRINTED = "as printed"
 
 def chapters() -> dict:
     """{scheme: (its name for a reader, its chapter's section id)} in the book's order (manifests)."""
-    return {s: (schemes.manifest(s).TITLE, schemes.manifest(s).SECTION) for s in schemes.in_book_order()}
+    return {s: (registry.manifest(s).TITLE, registry.manifest(s).SECTION) for s in registry.in_book_order()}
 
 
 def rows_builders() -> dict:
     """{scheme: its comparison module's rows(reference)} in the book's order."""
-    return {s: schemes.comparison(s).rows for s in schemes.in_book_order()}
+    return {s: registry.comparison(s).rows for s in registry.in_book_order()}
 
 
 def __getattr__(name):
@@ -44,8 +43,8 @@ def __getattr__(name):
     if name == "ROWS":
         return rows_builders()
     if not name.startswith("_"):
-        for s in schemes.in_book_order():
-            module = schemes.comparison(s)
+        for s in registry.in_book_order():
+            module = registry.comparison(s)
             if name in getattr(module, "EXPORTS", ()):
                 return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r} (nor does any scheme's "
@@ -125,7 +124,7 @@ def backends_of(breakdown) -> tuple:
 
 def published_source(scheme: str) -> measurements.MeasurementSet:
     """The scheme's published measurement file: what `--source published` means for it."""
-    return measurements.load_source(f"published/{get(scheme).PUBLISHED}")
+    return measurements.load_source(f"published/{registry.model(scheme).PUBLISHED}")
 
 
 def operation_costs(reference: measurements.MeasurementSet | None = None) -> list:
@@ -139,7 +138,7 @@ def seed_prices_without_spread() -> dict:
     """{scheme: {key: why}}: the prices on the seed's machine, among those the rows of
     ``operation_costs`` use, that have no stated spread (they enter both bounds at their value); a
     scheme whose seed-machine prices all have a spread is absent."""
-    out = {s: schemes.comparison(s).prices_without_spread() for s in schemes.in_book_order()}
+    out = {s: registry.comparison(s).prices_without_spread() for s in registry.in_book_order()}
     return {scheme: dict(sorted(keys.items())) for scheme, keys in out.items() if keys}
 
 

@@ -1,4 +1,4 @@
-"""The reproduction ledger: every figure the four seed notes print, next to the book's value.
+"""The reproduction ledger: every figure the seed notes print, next to the book's value.
 
 Each scheme contributes its rows through one function of its own package (``ledger_rows()`` in
 ``schemes/<scheme>/model.py``), built on the functions the chapters and the CLI use.  A row says
@@ -14,7 +14,7 @@ import math
 import re
 from dataclasses import asdict, dataclass, replace
 
-from . import measurements, schemes, uncertainty
+from . import measurements, registry, uncertainty
 from .report import cite, fmt_printed, fmt_unit, printed_number
 
 #: how the book got its value, strongest first
@@ -25,7 +25,7 @@ STATUSES = {
     "fitted": "fitted in-sample: the figure is one of the fit's targets",
     "echoed": "taken from the seed (an input, or a figure the book does not model)",
 }
-# SCHEMES: the discovered schemes in book order, a tuple (module __getattr__ below: read at each use,
+# SCHEMES: the schemes of the book in book order, a tuple (module __getattr__ below: read at each use,
 # so a scheme folder added to costbook.schemes.__path__ counts at once)
 #: a leave-one-out row further than this from the printed figure names, in its note, the fitted unknown
 #: its refit moved most (derived.Pivot): what the left-out figure alone determined
@@ -38,10 +38,10 @@ EXPLAIN_BEYOND = 0.10
 
 def __getattr__(name):
     if name == "SCHEMES":
-        return schemes.in_book_order()
+        return registry.in_book_order()
     if name == "SEED_ERRATA":
-        return {(s, line): why for s in schemes.in_book_order()
-                for line, why in schemes.manifest(s).SEED_ERRATA.items()}
+        return {(s, line): why for s in registry.in_book_order()
+                for line, why in registry.manifest(s).SEED_ERRATA.items()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -159,7 +159,7 @@ def row(scheme: str, seed_file: str, lines, quantity: str, printed: str, value: 
 
 def seed_key(seed_file: str) -> str:
     """The bib key of a seed note from its file name ("002_....txt" -> "seed-cs03"); keys pass through."""
-    return schemes.seed_notes().get(str(seed_file)[:3], seed_file)
+    return registry.seed_notes().get(str(seed_file)[:3], seed_file)
 
 
 def entry_printed(entry: dict) -> str:
@@ -190,7 +190,7 @@ def echoed_rows(scheme: str, mset, backends=None, quantity=None) -> list:
 
 def _published_files() -> list:
     """Every published file some scheme declares (manifest.PUBLISHED_FILES), in file-name order."""
-    names = {f for s in schemes.in_book_order() for f in schemes.manifest(s).PUBLISHED_FILES}
+    names = {f for s in registry.in_book_order() for f in registry.manifest(s).PUBLISHED_FILES}
     return [measurements.load_source(f"published/{name}") for name in sorted(names)]
 
 
@@ -206,13 +206,13 @@ def printed_figures() -> dict:
                 out[entry_figure(mset, b, k)] = (seed_key(mset.provenance["seed"]), e["line"])
                 if "stated_line" in e:
                     out[entry_figure(mset, b, k) + ":stated"] = (seed_key(mset.provenance["seed"]), e["stated_line"])
-    for scheme in schemes.in_book_order():
+    for scheme in registry.in_book_order():
         out.update(_module(scheme).ledger_claims())
     return out
 
 
 def _module(scheme: str):
-    return schemes.get(scheme)
+    return registry.model(scheme)        # its code runs here: its rows
 
 
 #: the rows that predict a figure from prices not fitted to it, and so carry a prediction interval
@@ -261,9 +261,10 @@ def coverage_by_scheme(rows: list) -> dict:
 
 def ledger(scheme: str | None = None, status: str | None = None) -> list:
     """All rows, scheme by scheme (each from its model's ``ledger_rows()``), optionally filtered."""
-    order_ = schemes.in_book_order()
+    order_ = registry.in_book_order()
     if scheme is not None and scheme not in order_:
-        raise ValueError(f"unknown scheme {scheme!r} for the ledger: choose one of {', '.join(order_)}")
+        problem = registry.problems().get(scheme)
+        raise ValueError(problem or f"unknown scheme {scheme!r} for the ledger: choose one of {', '.join(order_)}")
     if status is not None and status not in STATUSES:
         raise ValueError(f"unknown ledger status {status!r}: choose one of {', '.join(STATUSES)}")
     # by source document, then line; the sort is stable, so a figure's out-of-sample row stays first

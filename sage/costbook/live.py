@@ -21,7 +21,7 @@ key families (``keys.FAMILIES``), so the page refuses a malformed file with the 
 Any other measured file (this machine's, a reader's) is priced in the page from the reference
 machine's recorded calls, so it needs no export of its own.
 
-Nothing here names a scheme: the schemes come from ``costbook.schemes``.
+Nothing here names a scheme: the schemes come from ``costbook.registry``.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ import os
 import re
 from pathlib import Path
 
-from . import cost, keys, measurements, schemes
+from . import cost, keys, measurements, registry
 
 #: the version of the exported shape, checked by the page
 FORMAT = "costbook-live/1"
@@ -46,7 +46,7 @@ def grid(model, manifest) -> dict:
     scheme = model.__name__.split(".")[2]
     unknown = sorted(set(chosen) - set(model.OPTIONS))
     if unknown:
-        raise schemes.SchemeError(f"scheme {scheme!r}, LIVE_GRID: no option {', '.join(map(repr, unknown))}")
+        raise registry.SchemeError(f"scheme {scheme!r}, LIVE_GRID: no option {', '.join(map(repr, unknown))}")
     out = {}
     for name, (default, allowed) in model.OPTIONS.items():
         if name in chosen:
@@ -58,7 +58,7 @@ def grid(model, manifest) -> dict:
         bad = [v for v in values if v not in allowed]
         if bad or default not in values:
             problem = f"values {bad!r} outside {allowed}" if bad else f"must hold the default {default!r}"
-            raise schemes.SchemeError(f"scheme {scheme!r}, LIVE_GRID {name!r}: {problem}")
+            raise registry.SchemeError(f"scheme {scheme!r}, LIVE_GRID {name!r}: {problem}")
         out[name] = values
     return out
 
@@ -77,7 +77,7 @@ def _applies(applies: dict, point: dict, defaults: dict, kind: str) -> bool:
 
 
 def _allowed(allowed) -> dict:
-    if isinstance(allowed, schemes.Bounds):
+    if isinstance(allowed, registry.Bounds):
         return {"low": allowed.low, "high": allowed.high, "zero": allowed.zero}
     return {"choices": list(allowed)}
 
@@ -190,7 +190,7 @@ def _reader_recipes(model, mset, point: dict, calls: list, views: list) -> list:
 
 def export(name: str) -> dict:
     """The live data of one scheme (see the module's docstring)."""
-    model, manifest = schemes.get(name), schemes.manifest(name)
+    model, manifest = registry.model(name), registry.manifest(name)
     offered = grid(model, manifest)
     defaults = {k: v[0] for k, v in model.OPTIONS.items()}
     applies = getattr(model, "OPTION_APPLIES", {})
@@ -243,7 +243,7 @@ def write(out_dir, names=None) -> list:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for name in names or list(schemes.REGISTRY):
+    for name in names or list(registry.REGISTRY):
         path = out_dir / f"{name}.json"
         text = json.dumps(export(name), separators=(",", ":"), allow_nan=False)
         if not path.exists() or path.read_text() != text:

@@ -21,13 +21,14 @@ import platform
 import math
 import re
 import statistics
+import subprocess
 import sys
 import time
 import tempfile
 from pathlib import Path
 
 from . import measurements
-from .backends import MODULES, BackendUnavailable
+from .backends import MODULES, BackendUnavailable, curve25519_dalek as dalek
 from .harness import PROFILES, Benchmark, interleaved_steps, run_benchmarks
 
 # Thread pools inside native libraries (rayon in arkworks, OpenMP, BLAS) must
@@ -358,5 +359,50 @@ def _measure(prof, profile, out, only, backends, name, progress, report, repeat)
             **({"history": history} if history else {}),
         },
         "results": results,
+    }
+    return measurements.write_atomic(data, out)
+
+
+def measure_dalek(profile: str = "full", out: Path | None = None, target_dir: Path | None = None) -> Path:
+    """`costbook measure-dalek`: build and run the curve25519-dalek benchmark (``backends.curve25519_dalek``)
+    pinned to one CPU, summarise its samples with the harness's statistics and write the measurement
+    file atomically (an interrupted run leaves the old one)."""
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r} (have: {', '.join(PROFILES)})")
+    prof = PROFILES[profile]
+    out = Path(out) if out is not None else dalek.committed_path()
+    check_writable(out)
+    root = measurements.project_root()
+    binary = dalek.build(Path(target_dir) if target_dir else root / "build" / "cargo")
+    cpu, before = pin_single_thread()          # the child inherits the one CPU
+    try:
+        run = subprocess.run([str(binary), str(prof.samples), str(prof.min_batch_seconds), str(prof.warmup_seconds)],
+                             capture_output=True, text=True)
+    finally:
+        if before is not None:
+            os.sched_setaffinity(0, before)
+    if run.returncode != 0:
+        raise dalek.DalekUnavailable(f"the dalek benchmark failed (exit {run.returncode}): {run.stderr[-2000:]}")
+    results = dalek.parse_output(run.stdout)
+    now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
+    data = {
+        "schema": measurements.SCHEMA,
+        "name": f"{dalek.BACKEND}-2.0.0-{now:%Y%m%d}",
+        "kind": "measured",
+        "provenance": {
+            "machine": machine_info(),
+            "libraries": {dalek.LIBRARY: "2.0.0 (u64_backend, Cargo.lock of bench/curve25519-dalek)",
+                          "rustc": dalek.rust_version(), "costbook": library_versions().get("costbook", "")},
+            "date": now.isoformat(),
+            "command": f"costbook measure-dalek --profile {profile}",
+            "profile": {"name": prof.name, "samples": prof.samples, "min_batch_seconds": prof.min_batch_seconds,
+                        "warmup_seconds": prof.warmup_seconds},
+            "threads": {"pinned_cpu": cpu},
+            "unit": "seconds per operation (median of samples; each sample a timed batch)",
+            "clock": "process CPU time (clock_gettime CLOCK_PROCESS_CPUTIME_ID); samples of all keys taken in "
+                     "interleaved rounds, one untimed call before each batch; each operation cycles through "
+                     "32 operands",
+        },
+        "results": {dalek.BACKEND: results},
     }
     return measurements.write_atomic(data, out)

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from . import registry
+from .bibliography import Bibliography
 from .escape import html_attribute, html_text, markdown_text
 
 
@@ -90,12 +92,11 @@ def _bibliography_path():
 @functools.lru_cache(maxsize=None)
 def _short_citations() -> dict:
     """key -> the label every page of the book gives it ("Eskandarian 2021a", "Agrawal et al. 2023b"):
-    pandoc's citeproc over the whole of references.bib (costbook.book.citations.Bibliography.labels),
+    pandoc's citeproc over the whole of references.bib (costbook.bibliography.Bibliography.labels),
     so a year suffix is the one the rendered book shows.  Without pandoc: "Author Year" read from the
     .bib file, with no suffix."""
     path = _bibliography_path()
     try:
-        from .book.citations import Bibliography
         return Bibliography(path).labels()
     except Exception:         # no pandoc in this environment: the readable fallback below
         pass
@@ -303,9 +304,8 @@ def source(obj):
 
 def seed_cite(seed_file: str, line) -> str:
     """The citation marker for a line of a seed note, from the note's file name ("002_....txt"); the
-    notes' bib keys come from the schemes' manifests (``schemes.seed_notes``)."""
-    from .schemes import seed_notes
-    notes, number = seed_notes(), str(seed_file)[:3]
+    notes' bib keys come from the schemes' manifests (``registry.seed_notes``)."""
+    notes, number = registry.seed_notes(), str(seed_file)[:3]
     if number not in notes:
         raise ValueError(f"unknown seed note {seed_file!r} (known: {', '.join(sorted(notes))})")
     return cite(notes[number], f"line {line}")

@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from . import uncertainty
+from . import registry, uncertainty
 from .cost import Counts, price
 from .intervals import fmt_interval, inside
 from .harness import CLOCK, Benchmark, Profile, Timing, in_timed_batch, run_benchmark, summarize, time_interleaved
@@ -385,9 +385,8 @@ def validate_in_processes(scheme: str, options: Mapping | None = None, processes
     excess does not come back in the next fresh one.  `processes` must be odd, from 1 to MAX_PROCESSES."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
-    from . import schemes
     checked_processes(processes)
-    scheme_paths = list(schemes.__path__)       # a test's toy schemes too
+    scheme_paths = [str(p) for p in registry.folders()]       # a test's toy schemes too
     results = []
     for _ in range(processes):                  # one at a time: each has the machine as a single run
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -406,9 +405,8 @@ def checked_processes(processes, name: str = "processes") -> int:
 
 def _validate_here(scheme: str, options: dict, scheme_paths: list) -> dict:
     """A child of ``validate_in_processes``: the scheme found where the parent finds it, validated."""
-    from . import schemes
-    schemes.__path__.extend(p for p in scheme_paths if p not in schemes.__path__)
-    return schemes.get(scheme).validate(**options)
+    registry.add_folders(scheme_paths)
+    return registry.model(scheme).validate(**options)
 
 
 def median_of_processes(results: list) -> dict:

@@ -9,21 +9,19 @@ scalar by a different method.
 
 This backend is not one of ``costbook measure``'s Python modules: it needs a Rust toolchain, which a
 reader of the book does not, so its file is measured once and committed
-(``measurements/seed-libraries/``); ``costbook measure-dalek`` (``make measure-dalek``) builds
+(``measurements/seed-libraries/``); ``costbook measure-dalek`` (``make measure-dalek``; ``costbook.measure.measure_dalek``) builds
 ``bench/curve25519-dalek`` with its committed Cargo.lock and rewrites the file atomically.
 """
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import math
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 from .. import measurements
-from ..harness import PROFILES, summarize
+from ..harness import summarize
 
 BACKEND = "curve25519-dalek"
 LIBRARY = "curve25519-dalek 2.0.0"
@@ -95,48 +93,3 @@ def rust_version() -> str:
         return subprocess.run(["rustc", "--version"], capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
-
-
-def measure(profile: str = "full", out: Path | None = None, target_dir: Path | None = None) -> Path:
-    """Build and run the benchmark pinned to one CPU, summarise its samples with the harness's
-    statistics and write the measurement file atomically (an interrupted run leaves the old one)."""
-    from ..measure import check_writable, library_versions, machine_info, pin_single_thread
-    if profile not in PROFILES:
-        raise ValueError(f"unknown profile {profile!r} (have: {', '.join(PROFILES)})")
-    prof = PROFILES[profile]
-    out = Path(out) if out is not None else committed_path()
-    check_writable(out)
-    root = measurements.project_root()
-    binary = build(Path(target_dir) if target_dir else root / "build" / "cargo")
-    cpu, before = pin_single_thread()          # the child inherits the one CPU
-    try:
-        run = subprocess.run([str(binary), str(prof.samples), str(prof.min_batch_seconds), str(prof.warmup_seconds)],
-                             capture_output=True, text=True)
-    finally:
-        if before is not None:
-            os.sched_setaffinity(0, before)
-    if run.returncode != 0:
-        raise DalekUnavailable(f"the dalek benchmark failed (exit {run.returncode}): {run.stderr[-2000:]}")
-    results = parse_output(run.stdout)
-    now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
-    data = {
-        "schema": measurements.SCHEMA,
-        "name": f"{BACKEND}-2.0.0-{now:%Y%m%d}",
-        "kind": "measured",
-        "provenance": {
-            "machine": machine_info(),
-            "libraries": {LIBRARY: "2.0.0 (u64_backend, Cargo.lock of bench/curve25519-dalek)",
-                          "rustc": rust_version(), "costbook": library_versions().get("costbook", "")},
-            "date": now.isoformat(),
-            "command": f"costbook measure-dalek --profile {profile}",
-            "profile": {"name": prof.name, "samples": prof.samples, "min_batch_seconds": prof.min_batch_seconds,
-                        "warmup_seconds": prof.warmup_seconds},
-            "threads": {"pinned_cpu": cpu},
-            "unit": "seconds per operation (median of samples; each sample a timed batch)",
-            "clock": "process CPU time (clock_gettime CLOCK_PROCESS_CPUTIME_ID); samples of all keys taken in "
-                     "interleaved rounds, one untimed call before each batch; each operation cycles through "
-                     "32 operands",
-        },
-        "results": {BACKEND: results},
-    }
-    return measurements.write_atomic(data, out)

@@ -51,6 +51,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from ..validation import PROFILE_VARIABLE
 from .cache import ChapterCache, input_digest, shared_digest
 from .project import chapter_files
 from .reproducible import strip_volatile_metadata
@@ -232,7 +233,6 @@ def kernel_environment(measurements: Path | None):
     """The environment a chapter runs (and renders) in, restored afterwards: $COSTBOOK_MEASUREMENTS
     names `measurements` (none: the reference file), and the book's validations always use the full
     profile (make test's first phase sets $COSTBOOK_VALIDATION_PROFILE for the chapters nbval runs)."""
-    from ..validation import PROFILE_VARIABLE
     wanted = {"COSTBOOK_MEASUREMENTS": None if measurements is None else str(measurements),
               PROFILE_VARIABLE: None}
     before = {k: os.environ.get(k) for k in wanted}

@@ -55,6 +55,7 @@ import yaml
 from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
+from .. import registry
 from ..escape import html_text
 from ..measurements import machine_text
 from . import live_page
@@ -185,6 +186,12 @@ def load_book(project_root: Path, notebook_dir: Path | None = None) -> tuple[dic
                 for part, files in toc(root) for f in files]
     if not chapters:
         raise BookConfigError(f"{root / '_quarto.yml'}: book.chapters lists no chapter files")
+    # a scheme's chapter written into this book but left out of its chapter list would be missing
+    # from the book without a word (the registry's check; a book without the chapter is another book)
+    unlisted = [problem for name, problem in registry.book_problems(root).items()
+                if (root / str(registry.manifest(name).CHAPTER)).is_file()]
+    if unlisted:
+        raise RenderError("\n".join(unlisted))
     number_sections = _html_format(config).get("number-sections", True) is not False
     n = letters = 0
     for ch in chapters:
@@ -265,7 +272,7 @@ def _resolve_citations(root: Path, config: dict, chapters: list, bodies: list) -
             bibliography.check(found, f"{ch.source} (page {ch.href})")
         except CitationError as e:
             unknown.append(str(e))
-    nocite = nocite_keys(config)
+    nocite = nocite_keys(config, bibliography.keys)
     try:
         bibliography.check([("nocite", nocite)], f"{root / '_quarto.yml'}: nocite")
     except CitationError as e:
@@ -286,12 +293,14 @@ def _resolve_citations(root: Path, config: dict, chapters: list, bodies: list) -
     return out
 
 
-def nocite_keys(config: dict) -> list[str]:
-    """The keys of the project's `nocite` ("@a, @b" as Quarto reads it; `@*` is not followed)."""
+def nocite_keys(config: dict, every=()) -> list[str]:
+    """The keys of the project's `nocite` ("@a, @b" as Quarto reads it); `@*` is every key of the
+    bibliography (`every`), as pandoc reads it."""
     value = config.get("nocite")
     if isinstance(value, list):
         value = ", ".join(str(v) for v in value)
-    return [k for k in re.findall(r"@([\w][\w:.#$%&+?<>~/-]*)", str(value or "")) if k != "*"]
+    keys = re.findall(r"@([\w*][\w:.#$%&+?<>~/-]*)", str(value or ""))
+    return sorted(every) if "*" in keys else keys
 
 
 def describe_measurements(root: Path, path: str | None) -> str:

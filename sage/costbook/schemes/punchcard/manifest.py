@@ -11,7 +11,8 @@ PUBLISHED_FILES = ("seed-000-punchcard-laptop", "seed-000-punchcard-steps")
 #: the references.bib keys its chapter cites
 BIBLIOGRAPHY = ("seed-punchcard", "eskandarian-2020", "repo-punchcard", "rfc9496", "rfc9380",
                 "curve25519-dalek", "libsodium", "arkworks")
-#: its seed notes, by the number their file names start with -> bib key (ledger.seed_key)
+#: its seed note, by the number its file name starts with -> bib key; the note ships in this folder
+#: (000_f6c47c9ac3110709.txt: the benchmark note the book started from, copied unchanged from the project's seed notes)
 SEED_NOTES = {"000": "seed-punchcard"}
 #: computed ledger figures whose printed value disagrees with the seed's own inputs: line -> why
 SEED_ERRATA = {79: "the seed truncates 1098.39 µs to 1.09 ms (its other averages are rounded)"}

@@ -6,6 +6,8 @@ TITLE = "vector commitments"
 SECTION = "sec-vector-commitments"
 PUBLISHED_FILES = ("seed-001-veccom",)
 BIBLIOGRAPHY = ("seed-veccom", "pointproofs-2020", "repo-pointproofs", "arkworks")
+#: its seed note, by the number its file name starts with -> bib key; the note ships in this folder
+#: (001_9e90762f00ccf010.txt: the benchmark note the book started from, copied unchanged from the project's seed notes)
 SEED_NOTES = {"001": "seed-veccom"}
 SEED_ERRATA = {}
 #: the small validation runs tests/test_validation_bounds.py makes (each within the bounds its model states)
