@@ -7,6 +7,7 @@ The field list is derived from the dataclasses, so a new field without a tamper 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 
 import pytest
@@ -136,3 +137,62 @@ def test_sage_integers_are_integers_to_the_verifier(honest):
     assert verify(sage_st, sage_pi, bad) is False
     for not_an_integer in (True, 1.0, "1", None, b"\x01"):
         assert verify(st, dataclasses.replace(pi, c=not_an_integer)) is False
+
+
+# --- delta in Gamma: the prime-order group, not only the curve ---------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def torsion_point(order: int):
+    """A point of edwards25519 of the given order (1, 2, 4 or 8), as an Element: ell times a point of
+    Curve25519 (order 8 ell), which has order dividing 8, doubled down to `order`."""
+    E = Gamma.CURVE25519
+    for u in range(2, 1000):
+        try:
+            Q = E.lift_x(Gamma.Fp(u))
+        except ValueError:
+            continue
+        T = Gamma.ell * Q
+        if not (4 * T).is_zero():                  # order exactly 8
+            T = (8 // order) * T
+            return Gamma.from_montgomery(T)
+    raise AssertionError("no point of order 8 found")
+
+
+def test_the_torsion_points_have_their_orders():
+    for order in (1, 2, 4, 8):
+        T = torsion_point(order)
+        assert Gamma.is_element(T)                  # on the curve
+        assert Gamma.in_group(T) is (order <= 4)    # E[4] is the identity's coset; a point of order 8 is in none
+        assert Gamma.to_montgomery(T).order() == order     # as a point (Element's == compares cosets)
+
+
+@pytest.mark.parametrize("order", [8])
+def test_delta_plus_a_point_of_order_8_is_refused_even_with_a_proof_made_for_it(honest, order):
+    """delta + T, T of order 8, is on the curve but in no coset of 2E / E[4]: no ristretto255 element.
+    The honest prover's code proves for it; without the membership check the verifier's c (delta + T)
+    is c delta for every even c (c T in E[4]), and one such proof in two was accepted.  Refused for
+    every try, at the check that says so."""
+    from costbook.schemes.cs03.proof import InvalidProof, check
+    st, _ = honest
+    sk, aux = fixtures.load(3072)
+    T = torsion_point(order)
+    rng = random.Random("delta + T8")
+    for _ in range(6):                              # one of 64 runs of old code could miss
+        m = Gamma.random_scalar(rng)
+        C, w = encrypt(sk.pk, m, LABEL, rng)
+        bad = Statement(sk.pk, aux, C, LABEL, Gamma.GENERATOR * m + T)
+        pi = prove(bad, w, Parameters(), rng)
+        assert verify(bad, pi) is False
+        with pytest.raises(InvalidProof, match="delta is not an element of Gamma"):
+            check(bad, pi)
+
+
+@pytest.mark.parametrize("order", [2, 4])
+def test_delta_plus_a_point_of_E4_is_the_same_element(honest, order):
+    """A point of order 2 or 4 added to delta's representative leaves the element (its coset) as it
+    is: the honest proof still verifies.  The check refuses points off the group, not other
+    representatives of an element."""
+    st, pi = honest
+    same = dataclasses.replace(st, delta=st.delta + torsion_point(order))
+    assert bytes(same.delta) == bytes(st.delta)
+    assert verify(same, pi) is True

@@ -57,6 +57,20 @@ def list_tampers(name, change):
             f"{name}: swap two": lambda a: dict(a, **{name: swap01(a[name])})}
 
 
+def small_order(G, t: int):
+    """An element of F_p^* (so of F_{p^12}^*) of order exactly t, for t dividing p - 1: an element
+    times it leaves G_T (its order gains the factor t) unless t = 1."""
+    p = G.C.params.p
+    assert (p - 1) % t == 0
+    if t == 1:
+        return G.oneT
+    for a in range(2, 1000):
+        zeta = G.C.Fp12(pow(a, (p - 1) // t, p))
+        if all(zeta ** (t // f) != 1 for f in (2, 3, 5, 7) if t % f == 0):
+            return zeta
+    raise AssertionError(f"no element of order {t}")
+
+
 def ciphertext_tampers(G, name):
     """An ElGamal pair: each component times the generator."""
     return {f"{name}[{i}]": (lambda i: lambda a: dict(a, **{name: at(a[name], i, bump(G, a[name][i]))}))(i)
@@ -256,7 +270,10 @@ def test_dbrsm_blinding_proof(G, rsm):
 def test_dbrsm_z1_share_proof(G, rsm):
     _, _, t, _ = rsm
     args = {"z1k": t["z1_shares"][1][0], "proof": t["z1_proofs"][1][0]}
-    tampers = {"z1k": lambda a: dict(a, z1k=bump(G, a["z1k"]))} | sigma_proof_tampers(G, args["proof"])
+    tampers = {"z1k": lambda a: dict(a, z1k=bump(G, a["z1k"])),
+               "z1k: negated (order 2r, not in GT)": lambda a: dict(a, z1k=-a["z1k"]),
+               "z1k: times a cube root of unity": lambda a: dict(a, z1k=a["z1k"] * small_order(G, 3))}
+    tampers |= sigma_proof_tampers(G, args["proof"])
     assert_table(lambda z1k, proof: None,
                  lambda a: sigma.verify(G, dbrsm.z1_relation(G, a["z1k"]), a["proof"]), args, tampers)
 
@@ -269,7 +286,8 @@ def test_dbrsm_dpk_with_blinded_values(G, rsm):
                "blinded.S": field_tamper("blinded", "S", lambda S: bump(G, S)),
                "blinded.c": field_tamper("blinded", "c", lambda c: (c + 1) % G.q),
                "blinded.r": field_tamper("blinded", "r", lambda r: (r + 1) % G.q),
-               "blinded.z1": field_tamper("blinded", "z1", lambda z: bump(G, z))}
+               "blinded.z1": field_tamper("blinded", "z1", lambda z: bump(G, z)),
+               "blinded.z1: negated (order 2r, not in GT)": field_tamper("blinded", "z1", lambda z: -z)}
     tampers |= sigma_proof_tampers(G, args["proof"])
 
     def verify(a):
@@ -390,3 +408,37 @@ def test_mix_permutation_commitment_proof(G, paillier_mix):
     # the trivial ciphertexts are all equal, so swapping two of them changes nothing
     tampers = {k: v for k, v in shuffle_tampers(G).items() if k not in ("e: swap two", "e_out: swap two")}
     assert_table(shuffle.verify, lambda a: shuffle.verify(G, **a), args, tampers)
+
+
+# --- G_T membership: a statement off the subgroup, proved by the honest prover's code ----------------
+
+@pytest.mark.parametrize("t", [2, 3])
+def test_a_z1_share_off_gt_is_refused_even_with_a_proof_made_for_it(G, t):
+    """z1^(k) times an element of order t (-z1^(k) for t = 2) is not in G_T.  The honest prover's code
+    proves the share's opening for it; without the membership check the verifier's (Y z)^{-c} loses z
+    whenever t divides c, and accepted one proof in t.  Refused for every try, and the check is what
+    refuses it; the share itself still verifies."""
+    rng = random.Random(f"z1 off GT {t}")
+    b, d = G.random_scalar(rng), G.random_scalar(rng)
+    h2p = G.eg1f2 ** -1
+    z1k = G.expT(h2p, b) * G.expT(G.fT, d)
+    assert sigma.verify(G, dbrsm.z1_relation(G, z1k), sigma.prove(G, dbrsm.z1_relation(G, z1k), (b, d), rng))
+    bad = z1k * small_order(G, t)
+    assert bad ** G.q != 1                   # not in G_T
+    for _ in range(6):                       # with t = 2, one of 64 runs of old code could miss
+        rel = dbrsm.z1_relation(G, bad)
+        assert sigma.verify(G, rel, sigma.prove(G, rel, (b, d), rng)) is False
+        assert sigma.well_formed(G, rel, sigma.prove(G, rel, (b, d), rng)) is False
+
+
+def test_gt_membership_is_exactly_order_r(G):
+    """in_gt: every pairing value and product of them; nothing of another order (-1, a cube root of
+    unity, a random element of F_{p^12}), nor 0 or a non-element; one GT exponentiation each."""
+    from costbook.counting import counting
+    x = G.eg1f2 * G.fT
+    assert G.in_gt(x) and G.in_gt(G.oneT) and G.in_gt(x ** -1)
+    for bad in (-x, -G.oneT, x * small_order(G, 3), G.C.Fp12.random_element(), G.C.Fp12(0), G.g1, 5, None):
+        assert G.in_gt(bad) is False
+    with counting() as c:
+        G.in_gt(x)
+    assert dict(c) == {"bn254/gt_exp": 1}

@@ -22,12 +22,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from conftest import REJECTION_WORK_RATIO, honest_cpu_seconds, rejection_work
+from test_tamper_cs03 import torsion_point
+from test_tamper_mixnet import small_order
 from costbook.groups import pairing_curves as PC
 from costbook.groups import ristretto255 as R
 from costbook.schemes.cs03 import fixtures as cs03_fixtures
 from costbook.schemes.cs03.proof import Parameters, Statement, prove as cs03_prove, verify as cs03_verify
 from costbook.schemes.cs03.scheme import encrypt as cs03_encrypt
-from costbook.schemes.mixnet import bbsig, bbsplus, dbsm, elgamal, shuffle, sigma
+from costbook.schemes.mixnet import bbsig, bbsplus, dbrsm, dbsm, elgamal, shuffle, sigma
 from costbook.schemes.mixnet.curves import groups
 from costbook.schemes.punchcard import curves, mergeable, ristretto
 from costbook.schemes.punchcard.ristretto import SpentSet
@@ -116,7 +118,7 @@ def mutate(data, kind: tuple, value, other):
         "point": ["next", "identity", "small order", "off-subgroup", "other group", "negate"],
         "list": ["entry", "drop", "append", "empty", "swap"],
         "z": ["entry", "extra zero share", "summed as one", "drop prover", "drop response", "no responses"],
-        "rist": ["next", "identity"],
+        "rist": ["next", "identity", "small order"],
         "tuple": ["component", "drop", "append"],
     }[name]
     ops = ops + ["wrong type"] + (["other transcript"] if other is not None else [])
@@ -181,8 +183,9 @@ def mutate(data, kind: tuple, value, other):
                 "small order": lambda: value + off if off is not None else value + value,
                 "off-subgroup": lambda: off if off is not None else -value,
                 "other group": lambda: other_gen, "negate": lambda: -value}[op]()
-    if name == "rist":
-        return {"next": lambda: value + R.GENERATOR, "identity": lambda: R.IDENTITY}[op]()
+    if name == "rist":                      # "small order": a point of order 8 added, off every coset
+        return {"next": lambda: value + R.GENERATOR, "identity": lambda: R.IDENTITY,
+                "small order": lambda: value + torsion_point(8)}[op]()
     if name == "tuple":                     # a fixed-shape tuple, kind[1] the kinds of its components
         if op == "component":
             i = data.draw(st.sampled_from([i for i, k in enumerate(kind[1]) if k is not None]), label="component")
@@ -468,6 +471,25 @@ def build_dpk():
     return Harness(transcript(), transcript(), kinds, verify)
 
 
+def build_z1_share():
+    """A DB-RSM mix-server's share z1^(k) = h2'^b h3'^d with the PoK of its opening: a Sigma statement
+    whose left-hand side is a G_T element received from another mix-server."""
+    G = mixnet()
+    rng = random.Random(315)
+    h2p = G.eg1f2 ** -1
+
+    def transcript():
+        b, d = G.random_scalar(rng), G.random_scalar(rng)
+        z1k = G.expT(h2p, b) * G.expT(G.fT, d)
+        pf = sigma.prove(G, dbrsm.z1_relation(G, z1k), (b, d), rng)
+        return {"z1k": z1k, "proof.c": pf.c, "proof.z": pf.z}
+    kinds = {"z1k": ("point", G, "gt"), "proof.c": ("scalar", G.q), "proof.z": ("z", G.q, 2)}
+
+    def verify(f):
+        return sigma.verify(G, dbrsm.z1_relation(G, f["z1k"]), sigma.Proof(f["proof.c"], f["proof.z"]))
+    return Harness(transcript(), transcript(), kinds, verify)
+
+
 def build_shuffle():
     G = mixnet()
     rng = random.Random(313)
@@ -531,6 +553,7 @@ BUILDERS = {
     "mixnet.elgamal.verify_share": build_share,
     "mixnet.dbsm.verify_dpk": build_dpk,
     "mixnet.shuffle.verify": build_shuffle,
+    "mixnet.dbrsm.z1_share": build_z1_share,
     "cs03.verify": build_cs03,
 }
 
@@ -581,3 +604,36 @@ def property_test(name: str):
 
 for _name in BUILDERS:
     globals()[f"test_mutated_{_name.replace('.', '_')}_is_rejected"] = property_test(_name)
+
+
+# --- elements off the prime-order group, with a proof the honest prover's code made for them ---------
+#
+# A mutation of a finished transcript changes what the challenge hashes, so it is refused whatever the
+# membership checks do.  These tests give the prover the statement off the group instead: its code
+# proves it, and only the verifier's membership check stands between that proof and acceptance.
+
+@examples(12)
+@given(torsion=st.integers(0, 7), seed=st.integers(0, 2**32 - 1))
+def test_cs03_delta_off_gamma_is_refused_whoever_proves(torsion, seed):
+    """delta = m gamma + j T8 (T8 of order 8): j T8 is in E[4] for even j, the same element of
+    ristretto255 (accepted); for odd j the point is in no coset (refused, whatever c)."""
+    sk, aux = cs03_fixtures.load(3072)
+    rng = random.Random(seed)
+    m = R.random_scalar(rng)
+    Ct, w = cs03_encrypt(sk.pk, m, b"torsion", rng)
+    delta = R.GENERATOR * m + R._mul(torsion_point(8), torsion)
+    st_ = Statement(sk.pk, aux, Ct, b"torsion", delta)
+    assert cs03_verify(st_, cs03_prove(st_, w, Parameters(), rng)) is (torsion % 2 == 0)
+
+
+@examples(24)
+@given(order=st.sampled_from([1, 2, 3, 6]), seed=st.integers(0, 2**32 - 1))
+def test_a_gt_statement_off_gt_is_refused_whoever_proves(order, seed):
+    """A z1-share statement whose left-hand side is z1^(k) times an element of F_p^* of order t (t = 2:
+    -z1^(k)): the honest prover's code proves the opening for it; accepted only for t = 1."""
+    G = mixnet()
+    rng = random.Random(seed)
+    b, d = G.random_scalar(rng), G.random_scalar(rng)
+    Y = G.expT(G.eg1f2 ** -1, b) * G.expT(G.fT, d) * small_order(G, order)
+    rel = dbrsm.z1_relation(G, Y)
+    assert sigma.verify(G, rel, sigma.prove(G, rel, (b, d), rng)) is (order == 1)

@@ -30,7 +30,8 @@ Sage's arithmetic is not constant time.  The outputs are the same.
 Priced operations tally their key with ``costbook.counting.tally``:
 ``ristretto255/mul`` (k*P), ``ristretto255/mul_base`` (k*GENERATOR),
 ``ristretto255/from_hash`` (the one-way map), ``ristretto255/encode`` and
-``ristretto255/decode``.  Additions, negations and equality tests are not priced.
+``ristretto255/decode`` (also the membership check ``in_group`` of an element taken from outside).
+Additions, negations and equality tests are not priced.
 """
 from __future__ import annotations
 
@@ -229,14 +230,37 @@ class Element:
 
 def is_element(P) -> bool:
     """P is an Element whose coordinates are a point of edwards25519 in extended coordinates
-    (-X^2 + Y^2 = Z^2 + d T^2, X Y = Z T, Z != 0): then it is a ristretto255 element (every point's
-    coset is one).  A few field products, not tallied; for an Element built by hand, not decoded."""
+    (-X^2 + Y^2 = Z^2 + d T^2, X Y = Z T, Z != 0).  A few field products, not tallied.
+
+    That is not yet a ristretto255 element: only the points of the even subgroup 2E represent one
+    (an element is a coset P + E[4] with P in 2E).  A point of 2E plus a point of order 8 is on the
+    curve, but in no coset: k times it lands in the element of kP or off it as k is even or odd, so
+    a proof about it can pass for one challenge in two.  A verifier that takes an Element from
+    outside checks ``in_group``."""
     if not isinstance(P, Element):
         return False
     X, Y, Z, T = P.X, P.Y, P.Z, P.T
     if not all(getattr(c, "parent", None) is not None and c.parent() is Fp for c in (X, Y, Z, T)):
         return False
     return Z != 0 and -X**2 + Y**2 == Z**2 + d * T**2 and X * Y == Z * T
+
+
+def in_group(P) -> bool:
+    """P represents a ristretto255 element: a point of edwards25519 in the even subgroup 2E.
+
+    Checked as a verifier that receives the element's 32 bytes checks them: by decoding them
+    (tallied ``ristretto255/decode``; the bytes are those ``bytes(P)`` gives, the ones a transcript
+    hashes, so the encoding is the message and not a priced step).  Decoding accepts exactly the
+    canonical encodings and returns a point of 2E; P is in the group iff that point is in P's coset.
+    A point P off 2E fails either way: its bytes decode to nothing, or to a point Q of 2E, and
+    Q - P is then not in E[4] (which lies in 2E), so the coset test (x1 y2 = y1 x2 or y1 y2 = x1 x2,
+    valid for any two points: it says Q - P is one of the four points of E[4]) is false."""
+    if not is_element(P):
+        return False
+    try:
+        return decode(_encode(P)) == P
+    except (InvalidEncoding, ArithmeticError):
+        return False
 
 
 #: the neutral element, the coset of (0, 1) (it also holds (0, -1) and (+-SQRT_M1, 0))

@@ -74,7 +74,9 @@ def spec_counts(n_bits: int, k: int = 256, k_prime: int = 128, rho_bits: int = 2
     by a bit or two, which the tallied counts show): r < n/4 has L-2 bits; the masks
     |r'| <= n 2^{k+k'-2}, so 2r' has L+k+k'-1 bits; |s'| <= N 2^{k+k'-2}; |m'| <= rho 2^{k+k'};
     x_i < n^2/4 has 2L-2 bits, so 2(x2 + H x3) has 2L-1+|H| bits; 2t = n+1 has L bits.
-    Every exponentiation in Gamma is priced as a variable-base ristretto255 multiplication.
+    Every exponentiation in Gamma is priced as a variable-base ristretto255 multiplication, and the
+    verifier's check that delta is in Gamma (``Gamma.in_group``) as the decoding of its 32 bytes.
+    The seed's model has neither: it counts no operation in Gamma.
     """
     L, N = int(n_bits), int(N_bits or n_bits)
     k, k_prime, rho_bits, hash_bits = int(k), int(k_prime), int(rho_bits), int(hash_bits)
@@ -93,8 +95,10 @@ def spec_counts(n_bits: int, k: int = 256, k_prime: int = 128, rho_bits: int = 2
         # com = g_^m h_^s; u', e', v'; delta' = gamma^m'; com' = g_^m' h_^s'
         "prove": Counts({n2(mask_n): 3, gamma: 1}) + Counts({zN(rho_bits): 1}) + Counts({zN(N - 2): 1})
                  + Counts({zN(rho_bits + k + k_prime): 1}) + Counts({zN(N + k + k_prime - 2): 1}),
-        # y^; u^2c g^2r~, e^2c y1^2r~, v^2c y^^2r~; delta^c gamma^m~; com^c g_^m~ h_^s~
-        "verify": Counts({n2(hash_bits): 1}) + Counts({n2(k + 1): 3}) + Counts({n2(mask_n): 3, gamma: 2})
+        # delta in Gamma (decoded); y^; u^2c g^2r~, e^2c y1^2r~, v^2c y^^2r~; delta^c gamma^m~;
+        # com^c g_^m~ h_^s~
+        "verify": Counts({"ristretto255/decode": 1}) + Counts({n2(hash_bits): 1}) + Counts({n2(k + 1): 3})
+                  + Counts({n2(mask_n): 3, gamma: 2})
                   + Counts({zN(k): 1})
                   + Counts({zN(rho_bits + k + k_prime): 1}) + Counts({zN(N + k + k_prime - 2): 1}),
     }
@@ -128,10 +132,10 @@ def _pricing_source(source: measurements.MeasurementSet, backends, needs_gamma: 
     if source.kind == "published":
         source = rounded_with_ranges(source)
         order = [b for b in PUBLISHED_BACKENDS if b in source.backends]
-        gamma_backend = seed.GAMMA_PRICES[1]
-        if needs_gamma and gamma_backend not in source.backends:
+        gamma_backends = [seed.GAMMA_PRICES[1], seed.GAMMA_SCALED[0]]
+        if needs_gamma and not any(b in source.backends for b in gamma_backends):
             source = measurements.combine(source, seed.gamma_prices())
-            order.append(gamma_backend)
+            order.extend(gamma_backends)
         return source, order or None
     return source, defaults.order(["modexp", "ristretto255"], source=source) or None
 

@@ -22,7 +22,8 @@ Security parameters: k, the challenge length, and k', the statistical slack of t
     3. V:  recompute  u' = u^{2c} g^{2r~},   e' = e^{2c} y1^{2r~} h^{2m~},
                       v' = v^{2c} y^^{2r~},  delta' = delta^c gamma^{m~},
                       com' = com^c g_^{m~} h_^{s~},
-           accept iff c = H'(...) and -n/4 < m~ < n/4.
+           accept iff c = H'(...) and -n/4 < m~ < n/4,
+           having first checked that delta is in Gamma (its prime-order group, not only the curve).
 
 with y^ = y2 y3^{H(u, e, lab)}.  The exponents 2r', 2c, 2r~ are doubled because Z*_{n^2}
 has elements of order 2 and v carries a sign (abs): squaring removes both.  The masks are
@@ -221,7 +222,8 @@ def _int_fields_plain(part):
 def _well_formed(st, pi, params) -> None:
     """Types and sizes before any work: every integer an int of bounded length (a response of 2^200000
     is refused by its length, not by an exponentiation), every byte string bytes, delta an element of
-    Gamma, the moduli odd and within [2^(MIN_MODULUS_BITS - 1), 2^MAX_MODULUS_BITS)."""
+    Gamma (of its prime-order group, not just a point of the curve: ``Gamma.in_group``), the moduli
+    odd and within [2^(MIN_MODULUS_BITS - 1), 2^MAX_MODULUS_BITS)."""
     if not (isinstance(st, Statement) and isinstance(pi, Proof) and isinstance(params, Parameters)):
         raise InvalidProof("the statement, proof and parameters must be a Statement, a Proof and Parameters")
     pk, aux, C = st.pk, st.aux, st.C
@@ -243,8 +245,11 @@ def _well_formed(st, pi, params) -> None:
             raise InvalidProof(f"{name} must be an integer")
     if not (isinstance(pk.hash_key, bytes) and isinstance(st.label, bytes)):
         raise InvalidProof("the hash key and the label must be bytes")
-    if not Gamma.is_element(st.delta):
-        raise InvalidProof("delta is not an element of Gamma (ristretto255)")
+    # delta must be in Gamma itself, not merely on the curve: delta plus a point of order 8 would pass
+    # the check below for every even challenge (decoding its bytes is the check: one ristretto255/decode)
+    if not Gamma.in_group(st.delta):
+        raise InvalidProof("delta is not an element of Gamma (ristretto255): not a canonical point of its "
+                           "prime-order group")
     # |r~| < n 2^(k+k'-1) and |s~| < N 2^(k+k'-1) (response_bytes): bounded before any exponentiation
     slack = params.k + params.k_prime - 1
     if not abs(pi.r_t) < pk.n << slack:

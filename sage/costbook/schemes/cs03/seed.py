@@ -17,9 +17,13 @@ ESTIMATES = "seed-002-cs03-estimates"       # the seed's printed results, compar
 SEED_FILE = "002_2157a55422b8ccfc.txt"
 
 #: Seed 002 prices no group operation.  The spec model's operations in Gamma (two or three
-#: ristretto255 multiplications, 0.01% of a step) take the one published price of such an
-#: operation: seed 000's curve25519-dalek multiplication (line 62), from its own published file.
+#: ristretto255 multiplications and the verifier's decoding of delta, 0.01% of a step) take the one
+#: published price of such an operation: seed 000's curve25519-dalek multiplication (line 62), from
+#: its own published file; the decoding is that price times the same library's decode / mul ratio,
+#: measured (``GAMMA_SCALED``).
 GAMMA_PRICES = ("seed-000-punchcard-laptop", "curve25519-dalek")
+#: the backend of the Gamma prices scaled from the published multiplication, and the keys it prices
+GAMMA_SCALED = ("curve25519-dalek-scaled", ("ristretto255/decode",))
 
 
 @dataclass(frozen=True)
@@ -131,10 +135,35 @@ def printed_estimates() -> measurements.MeasurementSet:
 
 
 def gamma_prices() -> measurements.MeasurementSet:
-    """The published price of a ristretto255 multiplication (``GAMMA_PRICES``), alone."""
+    """The published price of a ristretto255 multiplication (``GAMMA_PRICES``), and beside it, in
+    ``GAMMA_SCALED``'s backend, the other Gamma keys the spec model counts, each scaled from it:
+    published mul x dalek(key) / dalek(mul), the ratio measured in curve25519-dalek 2.0.0, the
+    library seed 000 ran (the committed ``measurements/seed-libraries`` file), as the punch cards'
+    seed-machine prices are.  Bounds: the published range of the multiplication (50-55 us) times the
+    quartiles of dalek(key) over dalek(mul)."""
+    from ...backends import curve25519_dalek
+    from ...derived import entry, price_set
     name, backend = GAMMA_PRICES
     s = measurements.load_source(f"published/{name}")
-    return measurements.MeasurementSet(s.name, s.kind, s.provenance, {backend: s.results[backend]})
+    published = measurements.MeasurementSet(s.name, s.kind, s.provenance, {backend: s.results[backend]})
+    lib = curve25519_dalek.load_committed()
+    anchor = "ristretto255/mul"
+    t_anchor, (a_low, a_high) = s.seconds(backend, anchor), s.bounds(backend, anchor)
+    d_anchor = lib.seconds(curve25519_dalek.BACKEND, anchor)
+    scaled_backend, keys = GAMMA_SCALED
+    results = {}
+    for key in keys:
+        ratio = lib.seconds(curve25519_dalek.BACKEND, key) / d_anchor
+        k_low, k_high = lib.bounds(curve25519_dalek.BACKEND, key)
+        results[key] = entry(t_anchor * ratio, f"{anchor} as published (seed 000, line {s.entry(backend, anchor)['line']}) "
+                             f"x {curve25519_dalek.LIBRARY} ratio {ratio:.3g} (measured)",
+                             low=a_low * k_low / d_anchor, high=a_high * k_high / d_anchor)
+    scaled = price_set(f"{name} scaled by {lib.name}", {scaled_backend: results}, derivation="scaled",
+                       seed="000_f6c47c9ac3110709.txt", title="ristretto255 prices of seed 000's laptop scaled from its published "
+                                             "multiplication", machine=str(s.provenance.get("machine", "")),
+                       method="price(key) = published(ristretto255/mul) x dalek(key) / dalek(ristretto255/mul)",
+                       derived_from=[f"published/{name}", lib.name])
+    return measurements.combine(published, scaled, name=f"{s.name} (+ {scaled_backend})")
 
 
 #: what the seed's model requires of the spec-only options (they stay at their defaults there)

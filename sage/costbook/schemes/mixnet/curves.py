@@ -173,7 +173,7 @@ class Groups:
         """prod_l bases[l]^exps[l], one tallied exponentiation per term."""
         return self.prod((self.exp(B, e) for B, e in zip(bases, exps)), bases[0])
 
-    # -- membership of what a verifier receives (untallied: see ``in_g1``) --------------------
+    # -- membership of what a verifier receives (G1, G2 untallied: see ``in_g1``; G_T tallied) ------
     def in_g1(self, P, nonidentity: bool = False) -> bool:
         """P is a point of G1.  On BN254 (cofactor 1) every point of E(F_p) is, so the check is a type
         check; on BLS12-381 it costs r P, one multiplication, made untallied (the BLS12-381 runs of
@@ -199,10 +199,27 @@ class Groups:
     def _in_g2_memo(self, Q) -> bool:
         return bool((self.C.r * Q).is_zero())
 
-    def in_gt(self, f) -> bool:
-        """f is a nonzero element of F_{p^12}.  Not checked: f^r = 1 (one GT exponentiation per
-        element, as costly as a priced step); pairing-plus does not check it on decoding either."""
+    def in_fp12(self, f) -> bool:
+        """f is a nonzero element of F_{p^12}: the type a G_T value has, not yet membership (``in_gt``)."""
         return getattr(f, "parent", None) is not None and f.parent() is self.C.Fp12 and f != 0
+
+    def in_gt(self, f) -> bool:
+        """f is an element of G_T, the subgroup of order r of F_{p^12}^*: f^r = 1, one exponentiation by
+        r (tallied ``<curve>/gt_exp``: it is one, with a full-size exponent).
+
+        F_{p^12}^* is cyclic and r divides its order p^12 - 1, so {f : f^r = 1} is exactly its one
+        subgroup of order r.  The cheaper cyclotomic test (f^{p^4} f = f^{p^2}, Frobenius maps only)
+        shows only that the order of f divides Phi_12(p) = p^4 - p^2 + 1, which is r times a cofactor
+        of about 3 |p| bits on BN254 and BLS12-381, so it does not suffice alone.  Without any test, -Y
+        (order 2r) would pass for Y: a Sigma proof about it verifies whenever (-1)^c = 1, half the
+        challenges, since the exponents are reduced mod r as only in G_T they may be."""
+        return self.in_fp12(f) and self.C.gt_exp(f, self.q) == 1
+
+    def group_of(self, X):
+        """"g1", "g2" or "gt" as X's type says (not a membership check), None for anything else."""
+        if isinstance(X, self._point):
+            return "g1" if X.curve() is self.C.E1 else "g2" if X.curve() is self.C.E2 else None
+        return "gt" if self.in_fp12(X) else None
 
     def is_element(self, X) -> bool:
         """X is an element of G1, G2 or G_T (as ``in_g1``, ``in_g2``, ``in_gt`` check them)."""

@@ -45,9 +45,12 @@ where an exponentiation is meant; here it is an exponentiation.)
 
 **Counts** (``step_counts``, implemented parts only; $S_P, S_V$ from ``shuffle``).  Per mix-server:
 M1 $6n$ g1_mul ($2n$ of them g1_mul/80) + 2 pairing + 1 gt_exp (short: ``bbsig.sum_bits``); M3 $2n + S_P$; M4 $(m-1)S_V$; M5 $6n$; M6 $5n(m-1)$;
-M8 $3n + 4n(m-1)$ g1_mul; M10 $4n$ gt_exp; M11 $3n(m-1)$ gt_exp; M12 $2n+1$ pairing, $n$ g2_mul,
+M8 $3n + 4n(m-1)$ g1_mul; M10 $4n$ gt_exp; M11 $4n(m-1)$ gt_exp; M12 $2n+1$ pairing, $n$ g2_mul,
 $3n$ gt_exp; M13 $9n$ gt_exp.  Querier: Q0 $3n$ g1_mul; Q1 $n$ scalar_inv, $4n$ g1_mul, 1 g2_mul;
-Q2 = M12 + $11n$ gt_exp.
+Q2 = M12 + $12n$ gt_exp.  Of these, one gt_exp per $\mathbb{G}_T$ element a verifier receives is its
+membership check, $z^r = 1$ (``curves.Groups.in_gt``): each other mix-server's share $z_1^{(k)}$ in
+M11 ($n(m-1)$), the published $z_1$ in Q2 ($n$).  Without it a left-hand side $-z_1$ (order $2r$)
+would pass for $z_1$ with half the challenges.
 
 Besides these, the light operations a run tallies (``dbsm.LIGHT_KEYS``; the same units as DB-SM's):
 additions in $\mathbb{G}_1$ and $\mathbb{G}_2$ ($\mathbb{G}_T$ products are not tallied) and the group
@@ -106,8 +109,10 @@ def blinding_relation(G, pk, B) -> sigma.LinearRelation:
 
 
 def z1_relation(G, z1k) -> sigma.LinearRelation:
-    """PK{(b, d): z1^(k) = h2'^b h3'^d}."""
-    return sigma.LinearRelation("dbrsm/z1-share", (z1k,), ((G.eg1f2 ** -1, G.fT),))
+    """PK{(b, d): z1^(k) = h2'^b h3'^d}.  The bases are the setup's; the share z1^(k), from another
+    mix-server, is checked to be in G_T when the proof is verified (``sigma.well_formed``)."""
+    h2p = G.eg1f2 ** -1
+    return sigma.LinearRelation("dbrsm/z1-share", (z1k,), ((h2p, G.fT),), members=(h2p, G.fT))
 
 
 def beaver_multiply(G, xs, ys, rng) -> list:
@@ -138,18 +143,21 @@ class Statement:
         h1p, h2p = G.eh1f2 ** -1, G.eg1f2 ** -1
         z2 = G.pair(bl.S, G.op(X, G.exp2(G.f2, bl.c))) / (
             G.ef1f2 * G.expT(G.eg1f2, v) * G.expT(G.eh1f2, bl.r))
-        # witness order (b_S, b_c, b_r, delta0, delta1, delta2)
+        z1_inv = bl.z1 ** -1
+        # witness order (b_S, b_c, b_r, delta0, delta1, delta2); every element but the published z1 is
+        # the setup's or computed here from checked values (pairings of checked points, powers in G_T,
+        # the inverse of z1), so z1 alone is checked (in G_T: z1^r = 1) when the proof is verified
         self.relation = sigma.LinearRelation(
             "dbrsm/dpk-bbs+", (z2, bl.z1, G.oneT),
             ((gp2, gp1, h1p, None, h2p, None),
              (h2p, None, None, G.fT, None, None),
-             (None, bl.z1 ** -1, None, None, h2p, G.fT)),
-            context=(X, v, bl.S, bl.c, bl.r))
+             (None, z1_inv, None, None, h2p, G.fT)),
+            context=(X, v, bl.S, bl.c, bl.r), members=(z2, G.oneT, gp2, gp1, h1p, h2p, G.fT, z1_inv))
 
 
 def _blinded_ok(G, v, bl) -> bool:
     return (G.scalar(v) and isinstance(bl, Blinded) and G.in_g1(bl.S, nonidentity=True)
-            and G.scalar(bl.c) and G.scalar(bl.r) and G.in_gt(bl.z1))
+            and G.scalar(bl.c) and G.scalar(bl.r) and G.in_fp12(bl.z1))   # in G_T: sigma.well_formed
 
 
 def verify_dpk(G, X, v_out, blinded, proofs, *, provers: int) -> list:
@@ -308,10 +316,12 @@ def step_counts(n: int, m: int, curve: str = "bn254") -> dict:
         "M8 decryption shares + proofs, verify others": c(g1_mul=3 * n + 4 * n * (m - 1),   # with M7's 2n
                                                           g1_add=2 * n + 2 * n * (m - 1) + n, g1_to_bytes=8 * n * m),
         "M10 z1 shares + PoK": c(gt_exp=4 * n, gt_to_bytes=4 * n),
-        "M11 verify others' z1 PoKs": c(gt_exp=3 * n * (m - 1), gt_to_bytes=4 * n * (m - 1)),
+        # each other share's PoK: its check in G_T (z1^r = 1), z1^-c and the two bases
+        "M11 verify others' z1 PoKs": c(gt_exp=4 * n * (m - 1), gt_to_bytes=4 * n * (m - 1)),
         "M12 generators": c(**generators),
         "M13 DPK commit and response": c(gt_exp=9 * n, **dpk_challenge),
-        "Q2 generators + verify DPKs": c(**dict(generators, gt_exp=3 * n + 11 * n), **dpk_challenge),
+        # the DPK's check: z1 in G_T (z1^r = 1), then 11 exponentiations (2 left-hand sides, 9 bases)
+        "Q2 generators + verify DPKs": c(**dict(generators, gt_exp=3 * n + 1 * n + 11 * n), **dpk_challenge),
     }
 
 

@@ -41,13 +41,19 @@ class Proof:
 
 
 class LinearRelation:
-    """Y_j = prod_l B_jl^{w_l} for j = 1..s; bases[j][l] is None where w_l does not occur."""
+    """Y_j = prod_l B_jl^{w_l} for j = 1..s; bases[j][l] is None where w_l does not occur.
 
-    def __init__(self, tag: str, lhs, bases, context=()):
+    ``members``: the statement's elements the verifier knows to be in their groups without a check,
+    because it made them: the setup's constants, and values it computed from elements it has checked
+    (a pairing of checked points, a power or an inverse of a checked element).  Every other element
+    is checked by ``well_formed`` (``Groups.is_element``: in G_T an exponentiation by r)."""
+
+    def __init__(self, tag: str, lhs, bases, context=(), members=()):
         if not lhs or len(lhs) != len(bases) or len({len(row) for row in bases}) != 1:
             raise ValueError(f"{tag}: need one row of bases, all of one length, per left-hand side")
         self.tag, self.lhs, self.bases, self.context = tag, tuple(lhs), tuple(map(tuple, bases)), context
         self.arity = len(self.bases[0])
+        self.members = tuple(members)
 
     def commit(self, G, rhos) -> tuple:
         return tuple(G.multi_exp(*zip(*((B, r) for B, r in zip(row, rhos) if B is not None)))
@@ -65,6 +71,10 @@ class LinearRelation:
     def elements(self) -> tuple:
         """The group elements of the statement, which the verifier checks before any work."""
         return self.lhs + tuple(B for row in self.bases for B in row if B is not None)
+
+    def unchecked(self) -> tuple:
+        """The elements to check: all but the ``members`` (compared by identity, not by value)."""
+        return tuple(X for X in self.elements() if not any(X is K for K in self.members))
 
 
 def commit_share(G, rel, rng):
@@ -101,8 +111,10 @@ def well_formed(G, rel, proof, provers: int = 1) -> bool:
     """The proof has its shape before any work: a canonical challenge, exactly `provers` response
     shares (the number of provers is fixed by the statement, not read off the proof: an extra share,
     or the shares sent summed as one, is refused), each of the relation's arity, each response a
-    canonical scalar in [0, q) (z + q is refused, not reduced); and the statement's elements are
-    elements of their groups (``Groups.is_element``)."""
+    canonical scalar in [0, q) (z + q is refused, not reduced); each equation's elements are of one
+    group (a G1 point where a G_T value belongs is refused, not added to it); and the statement's
+    elements are elements of their groups (``Groups.is_element``; those a relation made itself are not checked
+    again, ``LinearRelation.members``): a left-hand side -Y in F_{p^12}, of order 2r, is refused."""
     if not isinstance(proof, Proof) or not G.scalar(proof.c):
         return False
     if isinstance(provers, bool) or not isinstance(provers, int) or provers < 1:
@@ -112,6 +124,11 @@ def well_formed(G, rel, proof, provers: int = 1) -> bool:
     if not all(isinstance(zk, (tuple, list)) and len(zk) == rel.arity and all(G.scalar(x) for x in zk)
                for zk in proof.z):
         return False
+    if isinstance(rel, LinearRelation):         # each equation in one group: a G1 point for a G_T value
+        for Y, row in zip(rel.lhs, rel.bases):  # would reach the group law of another group
+            if len({G.group_of(X) for X in (Y,) + tuple(B for B in row if B is not None)}) != 1:
+                return False
+        return all(G.is_element(X) for X in rel.unchecked())
     return all(G.is_element(X) for X in rel.elements())
 
 
