@@ -155,3 +155,16 @@ if __name__ == "__main__":
         for v in found:
             print(f"  - {v}")
     sys.exit(1 if total else 0)
+
+
+def test_make_book_says_how_to_open_each_book():
+    """Quarto's pages load their OJS cells with requests that a page opened from file:// never completes:
+    make book prints the command that serves the Quarto book, and a file:// link only for the offline
+    book, which works from file://."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    render = makefile[makefile.index("\nrender:"):]
+    render = render[:render.index("\n\n")]
+    assert "http.server" in render and "--directory build/quarto-project/_book" in render
+    assert "file://" not in render.split("quarto render", 1)[1]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "http.server" in readme and "file://" in readme
