@@ -23,10 +23,14 @@ PY     := $(VENV)/bin/python
 PROFILE ?= quick
 MEASURED := build/measurements/this-machine.json
 
-.PHONY: book setup measure measured chapters render test bench-self reference measure-reference measure-dalek calibrate screenshots clean lab chapter
+.PHONY: book pdf setup measure measured chapters render test bench-self reference measure-reference measure-dalek calibrate screenshots clean lab chapter
 
 book: render
-	@echo "Book: file://$(CURDIR)/build/book/index.html"
+	@echo "Book: file://$(CURDIR)/build/book/index.html (works from file://, offline)"
+	@echo "PDF:  $(CURDIR)/build/book/costbook.pdf"
+
+# The PDF alone comes with the offline book (it is made from its pages): make pdf is make render.
+pdf: render
 
 setup: $(VENV)/.installed
 
@@ -68,15 +72,23 @@ measured: setup
 chapters: measured
 	$(PY) -m costbook.book.execute --out build/chapters --measurements $(MEASURED)
 
-# With quarto on PATH, Quarto renders the same executed chapters too: a copy of the project with
-# build/chapters in place of the committed notebooks (python -m costbook.book.quarto), rendered
-# inside the copy into build/quarto-project/_book.
+# The PDF (python -m costbook.book.pdf): the offline book's pages -> pandoc -> Typst -> PDF, no TeX;
+# remade only when a page changed.  With quarto on PATH, Quarto renders the same executed chapters
+# too: a copy of the project with build/chapters in place of the committed notebooks (python -m
+# costbook.book.quarto), rendered to HTML inside the copy into build/quarto-project/_book, with the
+# same PDF beside it for its "Download PDF" link.  Quarto's pages load their OJS cells (the live
+# estimates) with requests that a browser refuses to pages opened from file://, so the Quarto book
+# is served over HTTP: the command that does it is printed (the offline book needs no server).
 render: chapters
 	COSTBOOK_MEASUREMENTS=$(CURDIR)/$(MEASURED) $(PY) -m costbook.book.render --project . --notebooks build/chapters --out build/book
+	$(PY) -m costbook.book.pdf --project . --book build/book
 	@if command -v quarto >/dev/null; then \
 	  $(PY) -m costbook.book.quarto --project . --notebooks build/chapters --out build/quarto-project && \
-	  cd build/quarto-project && QUARTO_PYTHON=$(CURDIR)/$(PY) quarto render && \
-	  echo "Quarto book: file://$(CURDIR)/build/quarto-project/_book/index.html"; fi
+	  cd build/quarto-project && QUARTO_PYTHON=$(CURDIR)/$(PY) quarto render --to html && \
+	  cp $(CURDIR)/build/book/costbook.pdf _book/costbook.pdf && \
+	  echo "Quarto book: build/quarto-project/_book (its live estimates need a web server, not file://):" && \
+	  echo "  python3 -m http.server --bind 127.0.0.1 --directory build/quarto-project/_book 8000" && \
+	  echo "  then open http://127.0.0.1:8000/ (or: cd build/quarto-project && quarto preview)"; fi
 
 # JupyterLab with the chapters; their kernel, sagemath, comes with passagemath-repl in .venv.
 lab: setup

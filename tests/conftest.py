@@ -109,6 +109,7 @@ SLOW_FIRST = {
     "chapters/03-vector-commitments.ipynb": 12,
     "chapters/06-comparison.ipynb": 12,
     "tests/test_cs03.py": 12,
+    "tests/test_book_pdf.py": 12,          # the offline book and its PDF, made once (estimated, not timed in make test)
 }
 
 

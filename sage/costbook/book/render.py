@@ -29,6 +29,8 @@ What is the book's own:
     `html-math-method`'s local `url` (else the pinned package's copy);
   * markdown.py: pandoc/Quarto prose syntax (heading ids and section numbers N.k, fenced divs
     `::: {.callout-note}`, pipe-table captions, figure/table numbers N.k);
+  * `book.downloads: [pdf]`: a "Download PDF" link in the sidebar to the PDF that book/pdf.py makes
+    of these pages (named as Quarto names it, pdf_name);
   * cells.py: Quarto's `#|` cell options (`echo`, `include`, `output`, `warning`, `code-fold`,
     `code-summary`, `label`, `fig-cap`, `fig-alt`, `tbl-cap`; `format.html.code-fold`; the tag
     `hide-input` shows the code folded) and dropping outputs' external <script>/<link> tags.
@@ -208,6 +210,13 @@ def load_book(project_root: Path, notebook_dir: Path | None = None) -> tuple[dic
         if ch.title_id:
             ch.labels[ch.title_id] = ("", f"{kind}\u00a0{ch.number}" if ch.number else unlink(ch.title_html))
     return config, chapters
+
+
+def pdf_name(config: dict) -> str:
+    """The book's PDF, as Quarto names a book's single-file outputs: `book.output-file`, else the title."""
+    book = config.get("book") or {}
+    stem = str(book.get("output-file") or book.get("title") or "book")
+    return stem if stem.endswith(".pdf") else f"{stem}.pdf"
 
 
 def _html_format(config: dict) -> dict:
@@ -416,6 +425,7 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
     template = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True,
                                   lstrip_blocks=True, keep_trailing_newline=True).get_template("page.html.j2")
     title = str(book.get("title") or root.name)
+    pdf = pdf_name(config) if "pdf" in (book.get("downloads") or []) else None   # written by book/pdf.py
     authors = book.get("author")
     if isinstance(authors, list):
         authors = ", ".join(str(a.get("name", a)) if isinstance(a, dict) else str(a) for a in authors)
@@ -466,6 +476,7 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
             measurements=measurements,
             code_wrap=html_fmt.get("code-overflow") == "wrap",
             toc=html_fmt.get("toc", True) is not False,
+            pdf=_rel(href, pdf) if pdf else None,
         )
         dest = out_dir / href
         dest.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,129 @@
+"""The PDF of the book (python -m costbook.book.pdf), made once per session from the committed chapters.
+
+Opened with pypdf: every chapter's title, the figures, the tables, a citation label and the
+reference list are in its text; its chapter, figure and table numbers are the offline book's, in
+the same order; nothing is set beyond the page; a PDF made from the same pages is not made again.
+"""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+_CAPTION = re.compile(r"\b(Figure|Table) ([0-9]+|[A-Z])\.([0-9]+):")
+_CAPTION_LINE = re.compile(r"^\s*(Figure|Table) ([0-9]+|[A-Z])\.([0-9]+):", re.M)   # a caption opens its line
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    """The offline book from the committed chapters and its PDF: (book folder, PDF path)."""
+    from costbook.book import pdf
+    from costbook.book.render import render_book
+    out = tmp_path_factory.mktemp("book")
+    render_book(ROOT, out, ROOT / "chapters")
+    assert pdf.main(["--project", str(ROOT), "--book", str(out)]) == 0
+    return out, out / "costbook.pdf"
+
+
+@pytest.fixture(scope="module")
+def read(book):
+    """One pass of pypdf over the PDF: each page's text, and the text runs that start outside their page."""
+    from pypdf import PdfReader
+    texts, outside = [], []
+    for n, page in enumerate(PdfReader(book[1]).pages, 1):
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+
+        def visit(s, cm, tm, font, size, n=n, width=width, height=height):
+            if not s.strip():
+                return
+            x = cm[0] * tm[4] + cm[2] * tm[5] + cm[4]
+            y = cm[1] * tm[4] + cm[3] * tm[5] + cm[5]
+            if not (-1 <= x <= width and -1 <= y <= height):
+                outside.append((n, round(x), round(y), s[:30]))
+        texts.append(page.extract_text(visitor_text=visit))
+    return texts, outside
+
+
+@pytest.fixture(scope="module")
+def text(read):
+    return read[0]
+
+
+def _flat(s: str) -> str:
+    return " ".join(s.replace("\u200b", "").replace("\u2060", "").split())
+
+
+def test_every_chapter_title_is_in_the_pdf(text):
+    from costbook.book.render import load_book
+    _, chapters = load_book(ROOT)
+    whole = _flat(" ".join(text))
+    missing = [ch.title_text for ch in chapters if _flat(ch.title_text) not in whole]
+    assert not missing
+    assert any("Reproduction ledger" in _flat(t) for t in text)       # the ledger appendix
+
+
+def test_figures_tables_citations_and_references(text):
+    whole = _flat(" ".join(text))
+    figures = {m for t in text for m in _CAPTION_LINE.findall(t) if m[0] == "Figure"}
+    assert len(figures) >= 17
+    assert "Table 2.1" in whole
+    assert "Eskandarian 2021a" in whole                    # a citation label, as the book gives it
+    refs = [i for i, t in enumerate(text) if re.match(r"\s*References\b", t)]
+    assert refs, "no page opens with References"
+    assert "Camenisch, Jan, and Victor Shoup. 2003" in _flat(" ".join(text[refs[0]:]))
+
+
+def test_numbers_agree_with_the_offline_book(book, text):
+    """Chapters (in the PDF's outline) and figure and table captions (in its text), in book order."""
+    from pypdf import PdfReader
+    from costbook.book.pdf import book_pages
+    folder, path = book
+    offline_captions, offline_chapters = [], []
+    for _, href in book_pages(ROOT):
+        page = (folder / href).read_text(encoding="utf-8")
+        title = re.search(r'<h1 class="title">(.*?)</h1>', page, re.S).group(1)
+        number = re.search(r'<span class="chapter-number">(.*?)</span>', title)
+        offline_chapters.append(_flat(html.unescape(re.sub(r"<[^>]+>", " ", title))) if number else None)
+        offline_captions += _CAPTION.findall(html.unescape(re.sub(r"<[^>]+>", "", " ".join(
+            re.findall(r"<figcaption>(.*?)</figcaption>", page, re.S)))))
+    pdf_captions = [m for t in text for m in _CAPTION_LINE.findall(t)]
+    assert pdf_captions == offline_captions
+    outline = [_flat(item.title) for item in PdfReader(path).outline if not isinstance(item, list)]
+    numbered = [t for t in outline if re.match(r"^([0-9]+|[A-Z]) ", t)]
+    assert numbered == [c for c in offline_chapters if c]
+
+
+def test_nothing_is_set_beyond_the_page(read):
+    """Wide tables are narrowed, set smaller or scaled: no text starts outside a page's box."""
+    assert not read[1], read[1][:10]
+
+
+def test_an_unchanged_book_is_not_made_again(book, capsys):
+    from costbook.book import pdf
+    folder, path = book
+    made = path.stat().st_mtime_ns
+    assert pdf.main(["--project", str(ROOT), "--book", str(folder)]) == 0
+    assert "unchanged" in capsys.readouterr().out and path.stat().st_mtime_ns == made
+    index = folder / "index.html"
+    index.write_text(index.read_text(encoding="utf-8").replace("This book", "This  book", 1), encoding="utf-8")
+    assert not pdf.up_to_date(ROOT, folder, path)
+
+
+def test_both_html_books_link_the_pdf(book):
+    import yaml
+    folder, _ = book
+    config = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))
+    assert "pdf" in config["book"]["downloads"] and config["book"]["output-file"] == "costbook"   # Quarto's link
+    assert "typst" in config["format"]                                                          # Quarto's PDF
+    page = (folder / "chapters" / "02-punch-cards.html").read_text(encoding="utf-8")
+    assert '<a class="download-pdf" href="../costbook.pdf" download>Download PDF</a>' in page
+
+
+def test_a_missing_page_is_one_line_and_exit_2(tmp_path, capsys):
+    from costbook.book import pdf
+    assert pdf.main(["--project", str(ROOT), "--book", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("pdf: error:") and "index.html" in err
