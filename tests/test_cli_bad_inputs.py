@@ -44,7 +44,7 @@ def counts(text: str, *more: str) -> list:
 
 MEASURED = {
     "schema": "costbook-measurements/1", "name": "t", "kind": "measured",
-    "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {}},
+    "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {"name": "quick", "samples": 5, "min_batch_seconds": 0.005}},
     "results": {"gmp": {MOD: {"median": 1.0, "q1": 0.9, "q3": 1.2, "mad": 0.1,
                               "samples": 5, "batch": 4, "unit": "ms"}}},
 }
