@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from costbook import cli, live, measurement_schema, measurements
+from costbook import cli, live, measurements
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "fixtures" / "measurements" / "malformed"
@@ -137,6 +137,7 @@ def test_the_schema_is_json_schema_and_no_looser_than_it_says():
     file the checkers accept, a standard validator accepts too, and every file it refuses, they refuse
     (the interpreters are stricter only where the document says so: finite numbers, integers without
     a fraction, the x- checks)."""
+    from costbook import measurement_schema
     jsonschema = pytest.importorskip("jsonschema")
     jsonschema.Draft202012Validator.check_schema(measurement_schema.DOCUMENT)
     standard = jsonschema.Draft202012Validator(measurement_schema.DOCUMENT)

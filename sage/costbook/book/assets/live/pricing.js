@@ -1,9 +1,12 @@
 /* costbook live pricing: the page's one pricing implementation (no DOM).
  *
- * It does what costbook/cost.py's price() and costbook/measurements.py's validate() do, line for
- * line, on data exported by costbook/live.py: a count vector (primitive key -> count), the backends
- * in preference order and a price set give a total with its low and high bound.  No scheme's cost
- * formula is here: the counts come from running the scheme's Sage code at build time.
+ * It does what costbook/cost.py's price() does, line for line, on data exported by costbook/live.py:
+ * a count vector (primitive key -> count), the backends in preference order and a price set give a
+ * total with its low and high bound.  No scheme's cost formula is here: the counts come from running
+ * the scheme's Sage code at build time.  A reader's measurement file is read as costbook check reads
+ * one (measurements.load): its bytes as strict UTF-8, JSON with Python's messages, then checked
+ * against measurement.schema.json, which the export carries, by the same interpreter as
+ * costbook/measurement_schema.py; no rule of the file is written here.
  *
  * Loaded as a classic script (pages open from file://, where Chromium refuses ES module imports),
  * as a CommonJS module under node (the tests), and by Quarto's OJS through require().
