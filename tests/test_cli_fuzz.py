@@ -218,7 +218,7 @@ def test_measure_refuses_bad_options_before_any_work(parts):
 
 BASE = {
     "schema": "costbook-measurements/1", "name": "fuzz", "kind": "measured",
-    "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {}},
+    "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {"name": "quick", "samples": 5, "min_batch_seconds": 0.005}},
     "results": {"gmp": {
         "modexp/2048/256": {"median": 1.0, "q1": 0.9, "q3": 1.1, "mad": 0.05, "samples": 5, "batch": 2, "unit": "ms"},
         "modexp/2048/512": {"median": 2.0, "q1": 1.9, "q3": 2.1, "mad": 0.05, "samples": 5, "batch": 2, "unit": "ms"},

@@ -125,7 +125,7 @@ def test_derived_price_is_bounded_by_the_same_rule_on_the_bounds():
 
 def test_measured_quartiles_bound_a_price():
     m = validate({"schema": "costbook-measurements/1", "name": "q", "kind": "measured",
-                  "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {}}, "results": {"gmp": {"modexp/6144/256": {
+                  "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {"name": "quick", "samples": 5, "min_batch_seconds": 0.005}}, "results": {"gmp": {"modexp/6144/256": {
                       "median": 3.0, "q1": 2.9, "q3": 3.4, "mad": 0.1, "samples": 5, "batch": 1, "unit": "ms"}}}})
     est = price({"modexp/6144/256": 10}, m, "gmp")
     assert (est.low, est.total, est.high) == pytest.approx((29e-3, 30e-3, 34e-3))

@@ -104,7 +104,7 @@ def test_a_price_without_spread_is_named(capsys):
 def _measured(results):
     return measurements.validate({
         "schema": measurements.SCHEMA, "name": "synthetic", "kind": "measured",
-        "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": "p"},
+        "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {"name": "quick", "samples": 5, "min_batch_seconds": 0.005}},
         "results": {"libsodium": {k: {"median": m, "q1": q1, "q3": q3, "mad": 0.1, "samples": 5, "batch": 1,
                                       "unit": "us"} for k, (q1, m, q3) in results.items()}}})
 

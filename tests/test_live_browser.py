@@ -203,3 +203,54 @@ def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
     assert requests and all(u.startswith(("file:", "data:")) for u in requests), [u for u in requests if not u.startswith(("file:", "data:"))]
     errors = [e["params"] for e in page.events if e.get("method") == "Runtime.exceptionThrown"]
     assert not errors, errors
+
+
+#: files the page's checker once let through or met in silence (unit "constructor", a median of 1e400,
+#: a byte order mark, bytes that are not UTF-8, an untyped provenance, a kind never written to disk)
+HOSTILE_FILES = ["unit-constructor.json", "median-1e400.json", "bom.json", "latin1.json", "truncated-utf8.json",
+                 "samples-2.0.json", "duplicate-key-nested.json", "proto-key.json", "nan-literal.json",
+                 "machine-5.json", "date-list.json", "calibrated-from-disk.json"]
+
+
+def test_the_page_refuses_a_hostile_file_as_costbook_check_does(chapter_page, browser, tmp_path):
+    """Each file through the page's file input: the page says what `costbook check` says of it, word for
+    word, in one line; it keeps pricing the machine it priced, and shows no NaN or Infinity.  A symbolic
+    link loop and a file larger than any measurement file are refused in one line too."""
+    import contextlib
+    import io
+    from costbook import cli
+    corpus = ROOT / "tests" / "fixtures" / "measurements" / "malformed"
+    files = []
+    for name in HOSTILE_FILES:                       # under the name the page sees (the file's own name)
+        files.append(tmp_path / name)
+        files[-1].write_bytes((corpus / name).read_bytes())
+    loop = tmp_path / "loop.json"
+    loop.symlink_to("loop.json")
+    with open(tmp_path / "huge.json", "wb") as f:
+        f.truncate((16 << 20) + 1)
+    page = browser
+    page.send("Runtime.enable")
+    page.send("Page.navigate", url=chapter_page.as_uri())
+    page.wait_for("document.readyState === 'complete' && document.querySelectorAll('.costbook-live tr[data-step]').length > 0")
+    before = read_steps(page)
+    doc = page.send("DOM.getDocument", depth=-1)
+    node = page.send("DOM.querySelector", nodeId=doc["root"]["nodeId"], selector=".costbook-live input[type=file]")
+    for path in files + [tmp_path / "huge.json", loop]:
+        page.js("document.querySelector('.costbook-live-message').textContent = ''")
+        page.send("DOM.setFileInputFiles", nodeId=node["nodeId"], files=[str(path)])
+        said = page.wait_for("document.querySelector('.costbook-live-message').textContent")
+        assert page.js("document.querySelector('.costbook-live-message').dataset.state") == "error", said
+        assert "\n" not in said
+        if path == loop:            # the browser says only that it cannot read it
+            assert said == "loop.json: unreadable (cannot read this measurement file)", said
+            continue
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            assert cli.main(["check", str(path)]) == 2
+        assert said == err.getvalue().strip().removeprefix("costbook: error: ").replace(str(path), path.name), said
+        assert page.js("document.querySelector('.costbook-live-words').dataset.machine") == "reference"
+        table = page.js("document.querySelector('.costbook-live-table').textContent")
+        assert "NaN" not in table and "Infinity" not in table, table
+    assert read_steps(page) == before
+    errors = [e["params"] for e in page.events if e.get("method") == "Runtime.exceptionThrown"]
+    assert not errors, errors

@@ -31,7 +31,7 @@ def reader_machine() -> dict:
     its own factor (so no price is any shipped file's), under a name the book does not ship."""
     data = json.loads(measurements.reference_path().read_text())
     data["name"] = "reader-laptop-test"
-    data["provenance"] = {**data["provenance"], "machine": "a reader's laptop (a test file)"}
+    data["provenance"] = {**data["provenance"], "machine": {"cpu": "a reader's laptop (a test file)", "cores": 4}}
     for entries in data["results"].values():
         for key, e in entries.items():
             factor = 0.55 + 0.13 * (keys.FAMILIES.index(keys.family_of(key)) % 11)

@@ -12,7 +12,7 @@ from costbook.cost import pairing_product_by_pairs
 from costbook.measurements import validate
 
 MEASURED = {"schema": "costbook-measurements/1", "name": "m", "kind": "measured",
-            "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {}}}
+            "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {"name": "quick", "samples": 5, "min_batch_seconds": 0.005}}}
 
 
 def entry(median, q1, q3):

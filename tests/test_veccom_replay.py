@@ -75,7 +75,7 @@ def test_a_replay_is_added_to_the_prediction_and_its_share_is_bounded_per_scheme
     from costbook.cost import price
     from costbook.measurements import validate as load
     prices = load({"schema": validation.SCHEMA, "name": "t", "kind": "measured",
-                   "provenance": {"machine": {}, "libraries": {}, "date": "now", "command": "t", "profile": "t"},
+                   "provenance": {"machine": {}, "libraries": {}, "date": "now", "command": "t", "profile": {"name": "quick", "samples": 5, "min_batch_seconds": 0.005}},
                    "results": {"python": {"sha256/73B": Timing(3e-7, 3e-7, 3e-7, 0, 5, 1, min=3e-7).to_entry()}}})
     est = price({"sha256/73B": 4}, prices, "python")
     t = lambda s: Timing(s, s, s, 0.0, 5, 1, min=s)

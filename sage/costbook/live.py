@@ -13,8 +13,9 @@ the scheme priced with the file itself, the reader's file; where it priced with 
 the file's entries (one backend per key, say), the same copy of the reader's entries, found by
 running the scheme once more on a copy of the file whose every price is distinct (``_probe``).
 
-Also exported, as data: the schema rules of ``costbook check`` (``measurements.validate``) and the
-key families (``keys.FAMILIES``), so the page refuses a malformed file with the same message.
+Also exported, as data: the measurement file's schema (measurement.schema.json, which ``costbook
+check`` interprets too) and the key families (``keys.FAMILIES``), so the page refuses a malformed file
+with the same message.
 
     python -m costbook.live --out DIR [SCHEME ...]   # DIR/<scheme>.json
 
@@ -32,7 +33,7 @@ import os
 import re
 from pathlib import Path
 
-from . import cost, keys, measurements, registry
+from . import cost, keys, measurement_schema, measurements, registry
 
 #: the version of the exported shape, checked by the page
 FORMAT = "costbook-live/1"
@@ -226,13 +227,12 @@ def export(name: str) -> dict:
 
 
 def schema_rules() -> dict:
-    """The rules of ``measurements.validate`` that the page's checker reads (the checker's code
-    mirrors the order of the checks and their messages; tests compare both on the same files)."""
+    """What the page's checker reads: measurement.schema.json itself (the page interprets it as
+    ``measurement_schema`` does), and data of the checks a schema cannot state: the key families
+    (``keys.FAMILIES``), the units in seconds and the growth slack."""
     return {
-        "schema": measurements.SCHEMA, "kinds": list(measurements.KINDS),
-        "required_provenance": measurements.REQUIRED_PROVENANCE,
-        "required_entry": measurements.REQUIRED_ENTRY,
-        "units": measurements.UNITS, "growth_slack": measurements.GROWTH_SLACK,
+        "document": measurement_schema.DOCUMENT, "units": measurements.UNITS,
+        "growth_slack": measurement_schema.GROWTH_SLACK,
         "families": [{"pattern": re.sub(r"\(\?P<", "(?<", f.pattern), "python": f.pattern,
                       "grows": list(f.grows)} for f in keys.FAMILIES],
     }

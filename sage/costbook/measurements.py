@@ -17,54 +17,44 @@ states, with the seed file and line of every number.  Both have the same shape:
       }
     }
 
-Every entry needs a positive ``median`` and a ``unit`` (s, ms, us, ns).  Measured
-entries also carry ``q1``, ``q3``, ``mad``, ``samples`` and ``batch``; published
-entries carry ``line`` (1-based line in the seed) and may carry the seed's
-interval as ``low``/``high``.  A *public* file transcribes a public benchmark set (zkalc: see
-``costbook.zkalc``); every entry says in ``basis`` where its price is stated or, marked
-``completed``, how it was completed from the reference machine's ratios (``costbook.public``).  Every number is finite, every time (median, quartiles,
-min) positive, interval bounds >= 0, quartiles and intervals in order (0 < q1 <= median <= q3,
-0 <= low <= median <= high), no price falls as a size grows where its key family says the
-work grows (``keys.Family.grows``: the larger size's interval wholly below the smaller's), and
-no JSON object repeats a key.  ``load()`` checks all of this and names the file and field of
-the first problem it finds.
+What a file must hold is declared once, in measurement.schema.json (a JSON Schema document with
+typed provenance), and checked by ``measurement_schema`` here and by the book page's own checker
+(book/assets/live/pricing.js) from the same document.  Every entry needs a positive ``median`` and
+a ``unit`` (s, ms, us, ns); measured entries also carry ``q1``, ``q3``, ``mad``, ``samples`` and
+``batch``; published entries carry ``line`` (1-based line in the seed) and may carry the seed's
+interval as ``low``/``high``.  Every number is finite, quartiles and intervals in order, no price
+falls as a size grows where its key family says the work grows, no JSON object repeats a key, and
+a kind that exists only in memory (calibrated) is never read from a file.  ``load()`` reads the
+file's bytes (a regular file, at most 16 MiB, UTF-8 without a byte order mark), parses and checks
+them, and names the file and field of the first problem it finds.  A *public* file transcribes a
+public benchmark set (zkalc: see ``costbook.zkalc``); every entry says in ``basis`` where its price is
+stated or, marked ``completed``, how it was completed from the reference machine's ratios
+(``costbook.public``).
 """
 from __future__ import annotations
 
 import errno
 import glob
 import json
-import math
 import os
 import re
 import stat
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from .keys import UnknownPrimitiveKey, family_of, sizes as key_sizes
+from . import measurement_schema
 
-SCHEMA = "costbook-measurements/1"
-UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+SCHEMA = measurement_schema.DOCUMENT["properties"]["schema"]["const"]
+#: {unit: seconds}, as measurement.schema.json declares them
+UNITS = measurement_schema.units()
 # measured: timed here; published: typed from a seed, each number with its line; calibrated:
 # inferred from published step times by a stated method (never written to disk, always recomputed);
 # public: transcribed from a public benchmark set (zkalc, costbook.zkalc), each price with where it
 # is stated or, where the set lacks it, how it was completed from the reference machine's ratios
-KINDS = ("measured", "published", "calibrated", "public")
-REQUIRED_PROVENANCE = {
-    "measured": ("machine", "libraries", "date", "command", "profile"),
-    "published": ("seed", "title", "machine"),
-    "calibrated": ("seed", "title", "machine", "method"),
-    "public": ("source", "machine", "spread"),
-}
-REQUIRED_ENTRY = {
-    "measured": ("median", "unit", "q1", "q3", "mad", "samples", "batch"),
-    "published": ("median", "unit", "line"),
-    "calibrated": ("median", "unit", "basis"),
-    "public": ("median", "unit", "basis"),
-}
+KINDS = tuple(measurement_schema.DOCUMENT["allOf"][0]["properties"]["kind"]["enum"])
+GROWTH_SLACK = measurement_schema.GROWTH_SLACK
 
 
 class MeasurementFileError(ValueError):
@@ -151,130 +141,20 @@ def _fail(path, field: str, problem: str):
     raise MeasurementFileError(f"{path}: {field}: {problem}")
 
 
-def validate(data, path="<memory>") -> MeasurementSet:
-    """Check `data` (parsed JSON) against the schema; return a MeasurementSet."""
-    if not isinstance(data, dict):
-        _fail(path, "(top level)", f"expected a JSON object, got {type(data).__name__}")
-    if data.get("schema") != SCHEMA:
-        _fail(path, "schema", f"expected {SCHEMA!r}, got {data.get('schema')!r}")
-    for field in ("name", "kind", "provenance", "results"):
-        if field not in data:
-            _fail(path, field, "missing")
-    name, kind, prov, results = data["name"], data["kind"], data["provenance"], data["results"]
-    if not isinstance(name, str) or not name:
-        _fail(path, "name", f"expected a non-empty string, got {name!r}")
-    if kind not in KINDS:
-        _fail(path, "kind", f"expected one of {KINDS}, got {kind!r}")
-    if not isinstance(prov, dict):
-        _fail(path, "provenance", "expected an object")
-    for field in REQUIRED_PROVENANCE[kind]:
-        if field not in prov:
-            _fail(path, f"provenance.{field}", f"missing (required for a {kind} file)")
-    if not isinstance(results, dict) or not results:
-        _fail(path, "results", "expected a non-empty object of backends")
-    for backend, entries in results.items():
-        if not isinstance(entries, dict) or not entries:
-            _fail(path, f"results.{backend}", "expected a non-empty object of primitive keys")
-        for key, entry in entries.items():
-            field = f"results.{backend}[{key!r}]"
-            try:
-                family_of(key)
-            except UnknownPrimitiveKey as e:
-                _fail(path, field, str(e))
-            if not isinstance(entry, dict):
-                _fail(path, field, "expected an object")
-            for req in REQUIRED_ENTRY[kind]:
-                if req not in entry:
-                    _fail(path, f"{field}.{req}", "missing")
-            unit = entry["unit"]
-            if not isinstance(unit, str) or unit not in UNITS:
-                _fail(path, f"{field}.unit", f"expected one of {sorted(UNITS)}, got {unit!r}")
-            for num in ("median", "q1", "q3", "mad", "low", "high", "min"):
-                if num in entry:
-                    v = entry[num]
-                    if isinstance(v, bool) or not isinstance(v, (int, float)) or not _finite(v):
-                        _fail(path, f"{field}.{num}", f"expected a finite number, got {_short(v)}")
-                    # a measured time is positive (a zero quartile is no time at all, and would
-                    # divide by zero where a price is scaled); the spread (mad) and a stated or
-                    # derived range (low/high: an implied factor's range may reach 0) may be 0
-                    if v < 0 or (num in ("median", "q1", "q3", "min") and v == 0):
-                        _fail(path, f"{field}.{num}", f"expected a positive number, got {v!r}")
-            if "between_runs" in entry:
-                v = entry["between_runs"]
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or not _finite(v) or v < 0:
-                    _fail(path, f"{field}.between_runs", f"expected a finite number >= 0, got {_short(v)}")
-                if "runs" not in entry:
-                    _fail(path, field, "between_runs needs runs (how many runs it compares)")
-            if "runs" in entry and (isinstance(entry["runs"], bool) or not isinstance(entry["runs"], int)
-                                    or entry["runs"] < 2):
-                _fail(path, f"{field}.runs", f"expected an integer >= 2, got {entry['runs']!r}")
-            for count in ("samples", "batch", "line"):
-                if count in entry:
-                    v = entry[count]
-                    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                        _fail(path, f"{field}.{count}", f"expected a positive integer, got {v!r}")
-            for low, high, what in (("q1", "q3", "quartiles"), ("low", "high", "interval")):
-                if (low in entry) != (high in entry):
-                    _fail(path, field, f"{low} and {high} go together, only {low if low in entry else high} given")
-                if low in entry and not entry[low] <= entry["median"] <= entry[high]:
-                    _fail(path, field, f"{what} out of order: {low}={entry[low]}, "
-                                       f"median={entry['median']}, {high}={entry[high]} "
-                                       f"(need {low} <= median <= {high})")
-        _check_growth(path, backend, entries)
-    return MeasurementSet(name, kind, prov, results, Path(path) if path != "<memory>" else None)
-
-
-def _finite(v) -> bool:
-    """A finite number, also for an int too large for a float (math.isfinite would raise)."""
-    if isinstance(v, int):
-        return -sys.float_info.max <= v <= sys.float_info.max
-    return math.isfinite(v)
-
-
-def _short(v) -> str:
-    """repr of a value, an integer of many digits said as such."""
-    return f"an integer of {len(str(abs(v)))} digits" if isinstance(v, int) and abs(v) > 10**30 else repr(v)
-
-
-#: how far below a smaller size's interval a larger size's may lie before the file is refused
-GROWTH_SLACK = 0.10
-
-
-def _check_growth(path, backend: str, entries: dict) -> None:
-    """Refuse a price that falls as a size grows where the key's family says the work grows
-    (``keys.Family.grows``): keys equal but for that size, the larger one's interval (quartiles or
-    stated range, else its median) wholly below the smaller one's by more than ``GROWTH_SLACK``.
-    The slack is for sizes a few bits apart (exponents of 3069 and 3072 bits cost the same to
-    within their timing noise, and a quiet run can put one's quartiles just under the other's);
-    a price that really falls with its size falls by more."""
-    def span(e):
-        scale = UNITS[e["unit"]]
-        for lo, hi in (("q1", "q3"), ("low", "high")):
-            if lo in e:
-                return e[lo] * scale, e[hi] * scale
-        return e["median"] * scale, e["median"] * scale
-
-    groups: dict = {}
-    for key, e in entries.items():
-        fam = family_of(key)
-        if not fam.grows:
-            continue
-        sz = key_sizes(key)
-        for g in fam.grows:
-            rest = tuple(sorted((k, v) for k, v in sz.items() if k != g))
-            groups.setdefault((fam.pattern, g, rest), []).append((sz[g], key, span(e)))
-    for (_, g, _), items in groups.items():
-        items.sort()
-        for i, (small, k_small, (lo_small, _)) in enumerate(items):
-            for big, k_big, (_, hi_big) in items[i + 1:]:
-                if big > small and hi_big < (1 - GROWTH_SLACK) * lo_small:
-                    _fail(path, f"results.{backend}[{k_big!r}]",
-                          f"price falls as {g} grows: {k_big} costs at most {hi_big:.4g} s, below "
-                          f"{k_small} at {lo_small:.4g} s or more (the work grows with {g})")
+def validate(data, path="<memory>", on_disk: bool = False) -> MeasurementSet:
+    """Check `data` (parsed JSON) against measurement.schema.json; return a MeasurementSet.
+    `on_disk`: read from a file or about to be written to one (a kind that exists only in memory,
+    such as calibrated, is refused)."""
+    try:
+        measurement_schema.check(data, on_disk=on_disk)
+    except measurement_schema.Invalid as e:
+        _fail(path, e.field, e.problem)
+    return MeasurementSet(data["name"], data["kind"], data["provenance"], data["results"],
+                          Path(path) if path != "<memory>" else None)
 
 
 # Larger than any measurement or count file could honestly be; refusing it beats filling memory.
-MAX_INPUT_BYTES = 16 << 20
+MAX_INPUT_BYTES = measurement_schema.FILE["max-bytes"]
 
 
 def read_text(path, error=MeasurementFileError, what: str = "measurement file") -> str:
@@ -327,8 +207,11 @@ def _regular(path: Path, st, error, what: str) -> None:
 
 # Deeper than any measurement or count file; json's C parser recurses once per level and, with the
 # recursion limit some libraries raise (Sage's is 10^5), overflows the C stack instead of failing.
-MAX_JSON_DEPTH = 64
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+MAX_JSON_DEPTH = measurement_schema.FILE["max-depth"]
+MAX_INTEGER_DIGITS = measurement_schema.FILE["max-integer-digits"]
+# (the page's checker strips strings with the same expression: a backslash escapes any character
+# but a newline, as "." does here)
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\[^\n][^"\\]*)*"')
 _JSON_BRACKET = re.compile(r"[\[\]{}]")
 
 
@@ -345,39 +228,51 @@ def _too_deep(text: str) -> bool:
 
 def parse_json(text: str, where: str, error=MeasurementFileError):
     """Strict JSON: a repeated key in any object is an error naming the key (Python's json
-    would keep the last one silently).  Errors are `error` prefixed with `where`."""
+    would keep the last one silently); so are NaN and Infinity (not JSON), an integer of more
+    digits than any file needs, and a byte order mark.  Errors are `error` prefixed with `where`.
+    The page's checker (pricing.js, parseJson) gives the same message for every text."""
     def no_repeated_keys(pairs):
         obj = {}
         for key, value in pairs:
             if key in obj:
-                raise error(f"{where}: duplicate key {key!r} in one JSON object (each key once)")
+                raise error(f"{where}: duplicate key {measurement_schema.quote(key)} in one JSON object (each key once)")
             obj[key] = value
         return obj
 
-    if not text.strip():
+    def no_constant(name):
+        raise error(f"{where}: not valid JSON ({name} is not a JSON number)")
+
+    def integer(digits):
+        if len(digits.lstrip("-")) > MAX_INTEGER_DIGITS:
+            raise error(f"{where}: not valid JSON here (an integer of {len(digits.lstrip('-'))} digits)")
+        return int(digits)
+
+    if text.startswith("\ufeff"):
+        raise error(f"{where}: starts with a byte order mark (U+FEFF); JSON text has none")
+    if not text.strip(" \t\n\r"):
         raise error(f"{where}: empty (expected a JSON object)")
     if _too_deep(text):
         raise error(f"{where}: not valid JSON here (nested more than {MAX_JSON_DEPTH} levels deep)")
     try:
-        return json.loads(text, object_pairs_hook=no_repeated_keys)
+        return json.loads(text, object_pairs_hook=no_repeated_keys, parse_constant=no_constant, parse_int=integer)
     except error:
         raise
     except RecursionError:
         raise error(f"{where}: not valid JSON (nested too deeply)") from None
-    except ValueError as e:           # JSONDecodeError, or a number with too many digits
+    except ValueError as e:           # JSONDecodeError
         raise error(f"{where}: not valid JSON ({e})") from None
 
 
 def load(path) -> MeasurementSet:
     path = Path(path)
-    return validate(parse_json(read_text(path), str(path)), path)
+    return validate(parse_json(read_text(path), str(path)), path, on_disk=True)
 
 
 def write_atomic(mset_or_data, path) -> Path:
     """Validate, then write via a temporary file and rename, so that an
     interrupted run never leaves a half-written file in place of the old one."""
     data = mset_or_data.to_json() if isinstance(mset_or_data, MeasurementSet) else mset_or_data
-    validate(data, path)
+    validate(data, path, on_disk=True)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(path)

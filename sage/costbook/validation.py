@@ -95,7 +95,9 @@ def measured_now(backend: str, results: dict, profile: Profile, command: str):
     """Prices measured in this run, as an in-memory MeasurementSet of one backend."""
     return validate({"schema": SCHEMA, "name": f"measured now ({backend})", "kind": "measured",
                      "provenance": {"machine": {}, "libraries": {}, "date": "now",
-                                    "command": f"costbook.validation.{command}", "profile": profile.name},
+                                    "command": f"costbook.validation.{command}",
+                                    "profile": {"name": profile.name, "samples": profile.samples,
+                                                "min_batch_seconds": profile.min_batch_seconds}},
                      "results": {backend: results}})
 
 

@@ -84,10 +84,19 @@
     fileInput.addEventListener("change", () => {
       const file = fileInput.files && fileInput.files[0];
       if (!file) return;
+      const refuse = (e) => {
+        fileMsg.textContent = e.message;
+        fileMsg.dataset.state = "error";
+        build();
+      };
+      // the file's bytes, checked as costbook check reads a file: its size before reading it, then
+      // strict UTF-8 (a text read would turn bad bytes into U+FFFD and drop a byte order mark)
+      try { P.checkSize(file.name, file.size, data().schema); } catch (e) { refuse(e); return; }
       const reader = new FileReader();
+      reader.onerror = () => refuse(P.unreadable(file.name, reader.error && reader.error.name));
       reader.onload = () => {
         try {
-          const set = P.parseMeasurementFile(String(reader.result), file.name, data().schema);
+          const set = P.readMeasurementFile(new Uint8Array(reader.result), file.name, data().schema);
           if (set.kind !== "measured")
             throw new P.MeasurementFileError(`${file.name}: kind: the page prices measured files (costbook measure writes them), got ${P.pyRepr(set.kind)}; price a ${set.kind} file with costbook estimate --source`);
           state.own = new P.PriceSet(set, data().schema);
@@ -101,7 +110,7 @@
         }
         build();
       };
-      reader.readAsText(file);
+      reader.readAsArrayBuffer(file);
     });
     // this machine's measurement, embedded when the book was made with one: checked as a reader's file is,
     // and priced the same way (offered as "this machine", not chosen for the reader)

@@ -1,9 +1,12 @@
 /* costbook live pricing: the page's one pricing implementation (no DOM).
  *
- * It does what costbook/cost.py's price() and costbook/measurements.py's validate() do, line for
- * line, on data exported by costbook/live.py: a count vector (primitive key -> count), the backends
- * in preference order and a price set give a total with its low and high bound.  No scheme's cost
- * formula is here: the counts come from running the scheme's Sage code at build time.
+ * It does what costbook/cost.py's price() does, line for line, on data exported by costbook/live.py:
+ * a count vector (primitive key -> count), the backends in preference order and a price set give a
+ * total with its low and high bound.  No scheme's cost formula is here: the counts come from running
+ * the scheme's Sage code at build time.  A reader's measurement file is read as costbook check reads
+ * one (measurements.load): its bytes as strict UTF-8, JSON with Python's messages, then checked
+ * against measurement.schema.json, which the export carries, by the same interpreter as
+ * costbook/measurement_schema.py; no rule of the file is written here.
  *
  * Loaded as a classic script (pages open from file://, where Chromium refuses ES module imports),
  * as a CommonJS module under node (the tests), and by Quarto's OJS through require().
@@ -20,9 +23,30 @@
   class MissingPrice extends Error {}
   class PriceError extends Error {}
 
-  // ---------------------------------------------------------------- Python's way of printing values
-  // (the checker's messages are costbook check's, which prints with repr() and format specs)
+  // ---------------------------------------------------------------- values in messages, as Python says them
+  // (the checker's messages are costbook check's word for word: costbook/measurement_schema.py)
 
+  /** Python's ascii() of a string: printable ASCII as is, every other character escaped. */
+  function asciiStr(s) {
+    const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+    const hex = (c, w) => c.toString(16).padStart(w, "0");
+    let out = "";
+    for (const ch of s) {
+      const c = ch.codePointAt(0);
+      if (ch === "\\") out += "\\\\";
+      else if (ch === q) out += "\\" + q;
+      else if (ch === "\n") out += "\\n";
+      else if (ch === "\r") out += "\\r";
+      else if (ch === "\t") out += "\\t";
+      else if (c < 0x20 || (c >= 0x7f && c < 0x100)) out += "\\x" + hex(c, 2);
+      else if (c >= 0x100 && c < 0x10000) out += "\\u" + hex(c, 4);
+      else if (c >= 0x10000) out += "\\U" + hex(c, 8);
+      else out += ch;
+    }
+    return q + out + q;
+  }
+
+  /** Python's repr of a string as cost.py's messages print keys and backends (control characters escaped). */
   function pyStr(s) {
     const q = s.includes("'") && !s.includes('"') ? '"' : "'";
     let out = "";
@@ -41,41 +65,79 @@
 
   /** Python's repr of a float (shortest round-trip digits; exponent form outside 1e-4..1e16). */
   function pyFloat(x) {
-    if (Number.isInteger(x) && Math.abs(x) < 1e16) return String(x);   // JSON cannot tell 2 from 2.0
     if (!Number.isFinite(x)) return x > 0 ? "inf" : x < 0 ? "-inf" : "nan";
+    if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
     const [mant, expText] = x.toExponential().split("e");
     const exp = Number(expText);
-    if (exp >= -4 && exp < 16) return String(x);          // positional in both languages there
+    if (exp >= -4 && exp < 16) {                          // positional in both languages there
+      const s = String(x);
+      return s.includes(".") ? s : s + ".0";
+    }
     return mant + "e" + (exp < 0 ? "-" : "+") + String(Math.abs(exp)).padStart(2, "0");
   }
 
-  function pyRepr(v) {
+  const QUOTE_CHARS = 60;               // measurement_schema.QUOTE_CHARS
+
+  /** A value from a file as a message shows it (measurement_schema.quote). */
+  function quote(v) {
+    if (typeof v === "string") {
+      const chars = Array.from(v);
+      return chars.length <= QUOTE_CHARS ? asciiStr(v)
+        : `${asciiStr(chars.slice(0, QUOTE_CHARS).join(""))}... (${chars.length} characters)`;
+    }
     if (v === null || v === undefined) return "None";
     if (v === true) return "True";
     if (v === false) return "False";
-    if (typeof v === "string") return pyStr(v);
+    if (typeof v === "bigint") {
+      const digits = (v < 0n ? -v : v).toString();
+      return (v < 0n ? -v : v) > 10n ** 30n ? `an integer of ${digits.length} digits` : v.toString();
+    }
     if (typeof v === "number") return pyFloat(v);
-    if (Array.isArray(v)) return "[" + v.map(pyRepr).join(", ") + "]";
-    return "{" + Object.entries(v).map(([k, x]) => pyStr(k) + ": " + pyRepr(x)).join(", ") + "}";
+    return Array.isArray(v) ? "an array" : "an object";
   }
 
-  function pyType(v) {
-    if (v === null) return "NoneType";
-    if (Array.isArray(v)) return "list";
-    if (typeof v === "string") return "str";
-    if (typeof v === "boolean") return "bool";
-    if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
-    return "dict";
+  /** The path of a member: field.name for a plain name, field['na/me'] otherwise. */
+  function member(field, name) {
+    if (name.length <= QUOTE_CHARS && /^[A-Za-z0-9_-]+$/.test(name)) return field ? `${field}.${name}` : name;
+    return `${field}[${quote(name)}]`;
   }
 
-  /** Python's format(x, ".{p}g"). */
+  /** Python's format(x, ".{p}g"), rounding the exact binary value half to even as Python does. */
   function pyG(x, p) {
     if (x === 0) return "0";
-    const [mant, expText] = x.toExponential(p - 1).split("e");
-    const exp = Number(expText);
+    if (!Number.isFinite(x)) return x > 0 ? "inf" : x < 0 ? "-inf" : "nan";
+    let [digits, exp] = exactDigits(Math.abs(x));       // x = 0.d1d2d3... * 10^exp
+    if (digits.length > p) {
+      const head = BigInt(digits.slice(0, p)), rest = digits.slice(p);
+      const half = rest[0] > "5" || (rest[0] === "5" && (/[1-9]/.test(rest.slice(1)) || head % 2n === 1n));
+      let rounded = (half ? head + 1n : head).toString();
+      if (rounded.length > p) { rounded = rounded.slice(0, p); exp += 1; }
+      digits = rounded;
+    }
+    digits = digits.padEnd(p, "0");
+    const e = exp - 1;                                     // x = d1.d2d3... * 10^e
     const strip = (s) => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
-    if (exp >= -4 && exp < p) return strip(x.toFixed(p - 1 - exp));
-    return strip(mant) + "e" + (exp < 0 ? "-" : "+") + String(Math.abs(exp)).padStart(2, "0");
+    const sign = x < 0 ? "-" : "";
+    if (e >= -4 && e < p) {
+      const s = e >= 0 ? digits.slice(0, e + 1) + "." + digits.slice(e + 1) : "0." + "0".repeat(-e - 1) + digits;
+      return sign + strip(s);
+    }
+    return sign + strip(digits[0] + "." + digits.slice(1)) + "e" + (e < 0 ? "-" : "+") + String(Math.abs(e)).padStart(2, "0");
+  }
+
+  /** The exact decimal digits of a positive finite double and the power of ten after them. */
+  function exactDigits(x) {
+    const view = new DataView(new ArrayBuffer(8));
+    view.setFloat64(0, x);
+    const hi = view.getUint32(0), lo = view.getUint32(4);
+    const biased = (hi >>> 20) & 0x7ff;
+    let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+    let e2 = biased === 0 ? -1074 : biased - 1075;
+    if (biased !== 0) mant |= 1n << 52n;
+    let text, exp10;
+    if (e2 >= 0) { text = (mant << BigInt(e2)).toString(); exp10 = text.length; }
+    else { text = (mant * 5n ** BigInt(-e2)).toString(); exp10 = text.length + e2; }
+    return [text.replace(/0+$/, "") || "0", exp10];
   }
 
   // ---------------------------------------------------------------- keys (costbook/keys.py)
@@ -86,9 +148,7 @@
 
   function familyOf(key, fams) {
     for (const f of fams) if (f.re.test(key)) return f;
-    throw new MeasurementFileError(
-      `unknown primitive key ${pyStr(key)}: it matches no family in costbook.keys ` +
-        `(known families: ${fams.map((f) => f.python).join(", ")})`);
+    return null;
   }
 
   function sizes(key, fams) {
@@ -98,144 +158,434 @@
     return out;
   }
 
-  // ---------------------------------------------------------------- the checker (measurements.validate)
+  // ---------------------------------------------------------------- reading a file's bytes (measurements.read_text)
 
-  function isNumber(v) { return typeof v === "number"; }   // JSON.parse gives no NaN or Infinity
+  const WHAT = "measurement file";
+
+  /** A read the browser (or node) could not do, said as costbook check says it for the same errno. */
+  function unreadable(path, code) {
+    const said = {
+      ENOENT: `no such ${WHAT}`, EISDIR: `is a directory, not a ${WHAT}`,
+      EACCES: `permission denied (cannot read this ${WHAT})`, ELOOP: `symbolic link loop (cannot read this ${WHAT})`,
+      ENAMETOOLONG: `file name too long (cannot read this ${WHAT})`,
+      ENOTDIR: `a part of the path is not a directory (cannot read this ${WHAT})`,
+    }[code];
+    return new MeasurementFileError(`${path}: ${said || `unreadable (cannot read this ${WHAT})`}`);
+  }
+
+  /** Refuse a file by its size before reading it (the page is given 200 MB as easily as 2 kB). */
+  function checkSize(path, size, rules) {
+    const max = rules.document["x-file"]["max-bytes"];
+    if (size > max)
+      throw new MeasurementFileError(`${path}: ${size} bytes, larger than any ${WHAT} (at most ${max / 2 ** 20} MiB)`);
+  }
+
+  /** Offset of the first byte that is not well-formed UTF-8 (the lead byte of its sequence), or -1. */
+  function firstBadUtf8(bytes) {
+    const n = bytes.length;
+    for (let i = 0; i < n;) {
+      const b = bytes[i];
+      if (b < 0x80) { i++; continue; }
+      let need, lo = 0x80, hi = 0xbf;
+      if (b >= 0xc2 && b <= 0xdf) need = 1;
+      else if (b === 0xe0) { need = 2; lo = 0xa0; }
+      else if (b === 0xed) { need = 2; hi = 0x9f; }           // no encoded surrogates
+      else if (b >= 0xe1 && b <= 0xef) need = 2;
+      else if (b === 0xf0) { need = 3; lo = 0x90; }
+      else if (b >= 0xf1 && b <= 0xf3) need = 3;
+      else if (b === 0xf4) { need = 3; hi = 0x8f; }
+      else return i;
+      if (i + 1 >= n || bytes[i + 1] < lo || bytes[i + 1] > hi) return i;
+      for (let k = 2; k <= need; k++) if (i + k >= n || bytes[i + k] < 0x80 || bytes[i + k] > 0xbf) return i;
+      i += need + 1;
+    }
+    return -1;
+  }
+
+  /** The text of a file's bytes: strict UTF-8, a byte order mark kept (parseJson names it). */
+  function decode(bytes, path, rules) {
+    checkSize(path, bytes.length, rules);
+    const bad = firstBadUtf8(bytes);
+    if (bad >= 0)
+      throw new MeasurementFileError(`${path}: not UTF-8 text (byte 0x${bytes[bad].toString(16).padStart(2, "0")} ` +
+                                     `at offset ${bad}); a ${WHAT} is JSON in UTF-8`);
+    return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+  }
+
+  // ---------------------------------------------------------------- JSON as costbook check reads it
+  // (measurements.parse_json: Python's json with its messages and positions, a repeated key, NaN,
+  // Infinity and an integer of too many digits refused).  Objects are Maps (keys in the file's
+  // order; "__proto__" is a key like another), integers BigInts, other numbers floats.
+
+  class JsonSyntax extends Error { constructor(msg, pos) { super(msg); this.pos = pos; } }
+  class Stop extends Error { constructor(pos) { super("stop"); this.pos = pos; } }
+
+  const JSON_STRING = /"[^"\\]*(?:\\[^\n][^"\\]*)*"/g;    // measurements._JSON_STRING
+
+  function tooDeep(text, max) {
+    let open = 0;
+    for (let i = 0; i < text.length; i++) if (text[i] === "[" || text[i] === "{") open++;
+    if (open <= max) return false;
+    let depth = 0;
+    for (const c of text.replace(JSON_STRING, '""')) {
+      if (c === "[" || c === "{") { if (++depth > max) return true; }
+      else if (c === "]" || c === "}") depth--;
+    }
+    return false;
+  }
+
+  /** Index `pos` of JavaScript's UTF-16 text as Python counts characters (a pair is one). */
+  function pyIndex(text, pos) {
+    let pairs = 0;
+    for (let i = 0; i + 1 < pos; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff) { const d = text.charCodeAt(i + 1); if (d >= 0xdc00 && d <= 0xdfff) { pairs++; i++; } }
+    }
+    return pos - pairs;
+  }
+
+  function parseJson(text, where, rules) {
+    const file = rules.document["x-file"];
+    const fail = (problem) => { throw new MeasurementFileError(`${where}: ${problem}`); };
+    if (text.startsWith("\ufeff")) fail("starts with a byte order mark (U+FEFF); JSON text has none");
+    if (/^[ \t\n\r]*$/.test(text)) fail("empty (expected a JSON object)");
+    if (tooDeep(text, file["max-depth"])) fail(`not valid JSON here (nested more than ${file["max-depth"]} levels deep)`);
+    try {
+      return scanDocument(text, where, file);
+    } catch (e) {
+      if (!(e instanceof JsonSyntax)) throw e;
+      const pos = pyIndex(text, e.pos);
+      const nl = e.pos > 0 ? text.lastIndexOf("\n", e.pos - 1) : -1;
+      const line = (text.slice(0, e.pos).match(/\n/g) || []).length + 1;
+      const col = pos - (nl >= 0 ? pyIndex(text, nl) : -1);
+      fail(`not valid JSON (${e.message}: line ${line} column ${col} (char ${pos}))`);
+    }
+  }
+
+  function scanDocument(text, where, file) {
+    const n = text.length;
+    const isWs = (i) => { const c = text[i]; return c === " " || c === "\t" || c === "\n" || c === "\r"; };
+    const skip = (i) => { while (i < n && isWs(i)) i++; return i; };
+    const isDigit = (i) => { const c = text.charCodeAt(i); return c >= 48 && c <= 57; };
+    const refuse = (problem) => { throw new MeasurementFileError(`${where}: ${problem}`); };
+    const HEX = /^[0-9a-fA-F]{4}$/;
+    const ESCAPES = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+    function string(end) {                      // end: the index after the opening quote
+      const begin = end - 1;
+      let out = "";
+      for (;;) {
+        let next = end, c = -1;
+        for (; next < n; next++) {
+          const d = text.charCodeAt(next);
+          if (d === 34 || d === 92) { c = d; break; }
+          if (d <= 0x1f) throw new JsonSyntax("Invalid control character at", next);
+        }
+        if (c === -1) throw new JsonSyntax("Unterminated string starting at", begin);
+        out += text.slice(end, next);
+        next++;
+        if (c === 34) return [out, next];
+        if (next === n) throw new JsonSyntax("Unterminated string starting at", begin);
+        if (text[next] !== "u") {
+          end = next + 1;
+          const got = ESCAPES[text[next]];
+          if (got === undefined) throw new JsonSyntax("Invalid \\escape", end - 2);
+          out += got;
+          continue;
+        }
+        next++;
+        end = next + 4;
+        if (end >= n) throw new JsonSyntax("Invalid \\uXXXX escape", next - 1);
+        if (!HEX.test(text.slice(next, end))) throw new JsonSyntax("Invalid \\uXXXX escape", end - 5);
+        let code = parseInt(text.slice(next, end), 16);
+        if (code >= 0xd800 && code <= 0xdbff && end + 6 < n && text[end] === "\\" && text[end + 1] === "u") {
+          if (!HEX.test(text.slice(end + 2, end + 6))) throw new JsonSyntax("Invalid \\uXXXX escape", end + 1);
+          const low = parseInt(text.slice(end + 2, end + 6), 16);
+          if (low >= 0xdc00 && low <= 0xdfff) { code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00); end += 6; }
+        }
+        out += String.fromCodePoint(code);
+      }
+    }
+
+    function number(start) {
+      let i = start;
+      if (text[i] === "-") { i++; if (i > n - 1) throw new Stop(start); }
+      const d = text.charCodeAt(i);
+      if (d >= 49 && d <= 57) { i++; while (i <= n - 1 && isDigit(i)) i++; }
+      else if (d === 48) i++;
+      else throw new Stop(start);
+      let isFloat = false;
+      if (i < n - 1 && text[i] === "." && isDigit(i + 1)) {
+        isFloat = true;
+        i += 2;
+        while (i <= n - 1 && isDigit(i)) i++;
+      }
+      if (i < n - 1 && (text[i] === "e" || text[i] === "E")) {
+        const eStart = i;
+        i++;
+        if (i < n - 1 && (text[i] === "-" || text[i] === "+")) i++;
+        while (i <= n - 1 && isDigit(i)) i++;
+        if (isDigit(i - 1)) isFloat = true;
+        else i = eStart;
+      }
+      const s = text.slice(start, i);
+      if (isFloat) return [Number(s), i];
+      const digits = s.replace(/^-/, "").length;
+      if (digits > file["max-integer-digits"]) refuse(`not valid JSON here (an integer of ${digits} digits)`);
+      return [BigInt(s), i];
+    }
+
+    function object(idx) {
+      const pairs = [];
+      idx = skip(idx);
+      if (idx > n - 1 || text[idx] !== "}") {
+        for (;;) {
+          if (idx > n - 1 || text[idx] !== '"') throw new JsonSyntax("Expecting property name enclosed in double quotes", idx);
+          const [key, afterKey] = string(idx + 1);
+          idx = skip(afterKey);
+          if (idx > n - 1 || text[idx] !== ":") throw new JsonSyntax("Expecting ':' delimiter", idx);
+          const [val, afterVal] = value(skip(idx + 1));
+          pairs.push([key, val]);
+          idx = skip(afterVal);
+          if (idx <= n - 1 && text[idx] === "}") break;
+          if (idx > n - 1 || text[idx] !== ",") throw new JsonSyntax("Expecting ',' delimiter", idx);
+          idx = skip(idx + 1);
+        }
+      }
+      const obj = new Map();                     // object_pairs_hook: once the object is read
+      for (const [k, v] of pairs) {
+        if (obj.has(k)) refuse(`duplicate key ${quote(k)} in one JSON object (each key once)`);
+        obj.set(k, v);
+      }
+      return [obj, idx + 1];
+    }
+
+    function array(idx) {
+      const out = [];
+      idx = skip(idx);
+      if (idx > n - 1 || text[idx] !== "]") {
+        for (;;) {
+          const [val, after] = value(idx);
+          out.push(val);
+          idx = skip(after);
+          if (idx <= n - 1 && text[idx] === "]") break;
+          if (idx > n - 1 || text[idx] !== ",") throw new JsonSyntax("Expecting ',' delimiter", idx);
+          idx = skip(idx + 1);
+        }
+      }
+      if (idx > n - 1 || text[idx] !== "]") throw new JsonSyntax("Expecting value", n - 1);
+      return [out, idx + 1];
+    }
+
+    const word = (idx, w) => idx + w.length - 1 < n && text.startsWith(w, idx);
+    const constant = (name) => refuse(`not valid JSON (${name} is not a JSON number)`);
+
+    function value(idx) {
+      if (idx >= n) throw new Stop(idx);
+      switch (text[idx]) {
+        case '"': return string(idx + 1);
+        case "{": return object(idx + 1);
+        case "[": return array(idx + 1);
+        case "n": if (word(idx, "null")) return [null, idx + 4]; break;
+        case "t": if (word(idx, "true")) return [true, idx + 4]; break;
+        case "f": if (word(idx, "false")) return [false, idx + 5]; break;
+        case "N": if (word(idx, "NaN")) constant("NaN"); break;
+        case "I": if (word(idx, "Infinity")) constant("Infinity"); break;
+        case "-": if (word(idx, "-Infinity")) constant("-Infinity"); break;
+      }
+      return number(idx);
+    }
+
+    let got, end;
+    try { [got, end] = value(skip(0)); } catch (e) {
+      if (e instanceof Stop) throw new JsonSyntax("Expecting value", e.pos);
+      throw e;
+    }
+    end = skip(end);
+    if (end !== n) throw new JsonSyntax("Extra data", end);
+    return got;
+  }
+
+  // ---------------------------------------------------------------- the checker (measurement_schema.py)
+  // An interpreter of measurement.schema.json, which reaches the page in the export's "schema"
+  // (costbook/live.py): the rules are that document's, the order of the checks and the words of the
+  // messages are measurement_schema._run's.
+
+  class Invalid extends Error { constructor(field, problem) { super(problem); this.field = field || "(top level)"; } }
+
+  const MAX_FLOAT = Number.MAX_VALUE;
+  const TYPES = {
+    object: (v) => v instanceof Map,
+    array: (v) => Array.isArray(v),
+    string: (v) => typeof v === "string",
+    integer: (v) => typeof v === "bigint",
+    number: (v) => (typeof v === "bigint" ? v >= -MAX_FLOAT && v <= MAX_FLOAT : typeof v === "number" && Number.isFinite(v)),
+    boolean: (v) => typeof v === "boolean",
+    null: (v) => v === null,
+  };
+
+  function expected(s, stage) {
+    if ("x-expected" in s) return s["x-expected"];
+    const types = s.type === undefined ? [] : typeof s.type === "string" ? [s.type] : s.type;
+    return types.map((t) => {
+      if (t === "number") {
+        if (stage === "type") return "a finite number";
+        if (s.exclusiveMinimum === 0) return "a positive number";
+        if ("minimum" in s) return `a finite number >= ${s.minimum}`;
+        return "a finite number";
+      }
+      if (t === "integer") return s.minimum === 1 ? "a positive integer" : "minimum" in s ? `an integer >= ${s.minimum}` : "an integer";
+      if (t === "string") return s.minLength === 1 ? "a non-empty string" : "a string";
+      if (t === "object") return s.minProperties === 1 ? "a non-empty object" : "an object";
+      if (t === "array") return "an array";
+      return { boolean: "true or false", null: "null" }[t];
+    }).join(" or ");
+  }
+
+  const toFloat = (v) => (typeof v === "bigint" ? Number(v) : v);
+
+  const CHECKS = {
+    "primitive-key"(name, field, ctx) {
+      if (!familyOf(name, ctx.fams))
+        throw new Invalid(field, `unknown primitive key ${quote(name)}: it matches no family in costbook.keys ` +
+                                 `(known families: ${ctx.fams.map((f) => f.python).join(", ")})`);
+    },
+    "median-within-bounds"(entry, field) {
+      for (const [lo, hi, what] of [["q1", "q3", "quartiles"], ["low", "high", "interval"]]) {
+        if (!entry.has(lo)) continue;
+        const [l, m, h] = [entry.get(lo), entry.get("median"), entry.get(hi)];
+        if (!(l <= m && m <= h))
+          throw new Invalid(field, `${what} out of order: ${lo}=${quote(l)}, median=${quote(m)}, ${hi}=${quote(h)} ` +
+                                   `(need ${lo} <= median <= ${hi})`);
+      }
+    },
+    "price-grows-with-size"(entries, field, ctx) {
+      const span = (e) => {
+        const scale = ctx.units[e.get("unit")];
+        for (const [lo, hi] of [["q1", "q3"], ["low", "high"]])
+          if (e.has(lo)) return [toFloat(e.get(lo)) * scale, toFloat(e.get(hi)) * scale];
+        return [toFloat(e.get("median")) * scale, toFloat(e.get("median")) * scale];
+      };
+      const groups = new Map();
+      for (const [key, e] of entries) {
+        const fam = familyOf(key, ctx.fams);
+        if (!fam.grows.length) continue;
+        const sz = sizes(key, ctx.fams);
+        for (const g of fam.grows) {
+          const rest = Object.keys(sz).filter((k) => k !== g).sort().map((k) => [k, sz[k]]);
+          const id = JSON.stringify([fam.python, g, rest]);
+          if (!groups.has(id)) groups.set(id, { g, items: [] });
+          groups.get(id).items.push([sz[g], key, span(e)]);
+        }
+      }
+      for (const { g, items } of groups.values()) {
+        items.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+        for (let i = 0; i < items.length; i++) {
+          const [small, kSmall, [loSmall]] = items[i];
+          for (const [big, kBig, [, hiBig]] of items.slice(i + 1)) {
+            if (big > small && hiBig < (1 - ctx.rules.growth_slack) * loSmall)
+              throw new Invalid(member(field, kBig),
+                `price falls as ${g} grows: ${kBig} costs at most ${pyG(hiBig, 4)} s, below ${kSmall} at ` +
+                `${pyG(loSmall, 4)} s or more (the work grows with ${g})`);
+          }
+        }
+      }
+    },
+  };
+
+  function resolve(doc, ref) {
+    let node = doc;
+    for (const part of ref.replace(/^#\//, "").split("/")) node = node[part];
+    return node;
+  }
+
+  function run(v, s, field, ctx) {
+    if ("$ref" in s) run(v, resolve(ctx.rules.document, s.$ref), field, ctx);
+    if (s.type !== undefined) {
+      const types = typeof s.type === "string" ? [s.type] : s.type;
+      if (!types.some((t) => TYPES[t](v))) throw new Invalid(field, `expected ${expected(s, "type")}, got ${quote(v)}`);
+    }
+    if ("const" in s && !(typeof v === "string" && v === s.const))
+      throw new Invalid(field, `expected ${quote(s.const)}, got ${quote(v)}`);
+    if ("enum" in s) {
+      const never = ctx.onDisk ? s["x-never-on-disk"] || {} : {};
+      const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+      const allowed = s.enum.filter((x) => !has(never, x));
+      if (!(typeof v === "string" && allowed.includes(v))) {
+        const why = typeof v === "string" && has(never, v) ? ` (${never[v]})` : "";
+        throw new Invalid(field, `expected one of (${allowed.map(quote).join(", ")}), got ${quote(v)}${why}`);
+      }
+    }
+    if (typeof v === "string" && Array.from(v).length < (s.minLength || 0))
+      throw new Invalid(field, `expected ${expected(s, "bounds")}, got ${quote(v)}`);
+    if (TYPES.number(v) && (("minimum" in s && v < s.minimum) || ("exclusiveMinimum" in s && v <= s.exclusiveMinimum)))
+      throw new Invalid(field, `expected ${expected(s, "bounds")}, got ${quote(v)}`);
+    if (v instanceof Map) {
+      if (v.size < (s.minProperties || 0)) throw new Invalid(field, `expected ${expected(s, "bounds")}, got an empty object`);
+      for (const name of s.required || [])
+        if (!v.has(name)) throw new Invalid(member(field, name), "missing" + ("x-missing" in s ? ` (${s["x-missing"]})` : ""));
+      const props = s.properties || {};
+      for (const [name, sub] of Object.entries(props)) if (v.has(name)) run(v.get(name), sub, member(field, name), ctx);
+      const names = s.propertyNames, more = s.additionalProperties;
+      if (names !== undefined || more !== undefined) {
+        for (const [name, x] of v) {
+          if (names !== undefined) run(name, names, member(field, name), ctx);
+          if (more !== undefined && !Object.prototype.hasOwnProperty.call(props, name)) run(x, more, member(field, name), ctx);
+        }
+      }
+      const deps = s.dependentRequired || {};
+      for (const [name, needs] of Object.entries(deps)) {
+        for (const other of needs) {
+          if (v.has(name) && !v.has(other)) {
+            const mutual = (deps[other] || []).includes(name);
+            throw new Invalid(field, mutual ? `${name} and ${other} go together, only ${name} given` : `${name} needs ${other}`);
+          }
+        }
+      }
+    }
+    if (Array.isArray(v) && "items" in s) v.forEach((x, i) => run(x, s.items, `${field}[${i}]`, ctx));
+    for (const sub of s.allOf || []) {
+      if ("if" in sub) {
+        try { run(v, sub.if, field, ctx); } catch (e) { if (e instanceof Invalid) continue; throw e; }
+        run(v, sub.then, field, ctx);
+      } else run(v, sub, field, ctx);
+    }
+    for (const name of s["x-check"] || []) CHECKS[name](v, field, ctx);
+  }
+
+  /** Parsed JSON (Maps, BigInts) as plain data for pricing: objects without a prototype, numbers. */
+  function plain(v) {
+    if (v instanceof Map) {
+      const o = Object.create(null);
+      for (const [k, x] of v) o[k] = plain(x);
+      return o;
+    }
+    if (Array.isArray(v)) return v.map(plain);
+    return typeof v === "bigint" ? Number(v) : v;
+  }
 
   /**
-   * Check parsed JSON against the schema, as `costbook check` does; returns a price set
-   * {name, kind, provenance, results}, or throws a MeasurementFileError naming the file and field.
+   * Check parsed JSON (from parseJson) against the schema, as costbook check does a file; returns a
+   * price set {name, kind, provenance, results}, or throws a MeasurementFileError naming the file and field.
    */
   function validate(data, path, rules) {
-    const fail = (field, problem) => { throw new MeasurementFileError(`${path}: ${field}: ${problem}`); };
-    const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-    const fams = families(rules);
-    if (!isObj(data)) fail("(top level)", `expected a JSON object, got ${pyType(data)}`);
-    if (data.schema !== rules.schema) fail("schema", `expected ${pyStr(rules.schema)}, got ${pyRepr(data.schema)}`);
-    for (const field of ["name", "kind", "provenance", "results"]) if (!(field in data)) fail(field, "missing");
-    const { name, kind, provenance: prov, results } = data;
-    if (typeof name !== "string" || !name) fail("name", `expected a non-empty string, got ${pyRepr(name)}`);
-    if (!rules.kinds.includes(kind)) fail("kind", `expected one of (${rules.kinds.map(pyStr).join(", ")}), got ${pyRepr(kind)}`);
-    if (!isObj(prov)) fail("provenance", "expected an object");
-    for (const field of rules.required_provenance[kind])
-      if (!(field in prov)) fail(`provenance.${field}`, `missing (required for a ${kind} file)`);
-    if (!isObj(results) || !Object.keys(results).length) fail("results", "expected a non-empty object of backends");
-    const units = Object.keys(rules.units).sort();
-    for (const [backend, entries] of Object.entries(results)) {
-      if (!isObj(entries) || !Object.keys(entries).length)
-        fail(`results.${backend}`, "expected a non-empty object of primitive keys");
-      for (const [key, entry] of Object.entries(entries)) {
-        const field = `results.${backend}[${pyStr(key)}]`;
-        try { familyOf(key, fams); } catch (e) { fail(field, e.message); }
-        if (!isObj(entry)) fail(field, "expected an object");
-        for (const req of rules.required_entry[kind]) if (!(req in entry)) fail(`${field}.${req}`, "missing");
-        const unit = entry.unit;
-        if (typeof unit !== "string" || !(unit in rules.units))
-          fail(`${field}.unit`, `expected one of [${units.map(pyStr).join(", ")}], got ${pyRepr(unit)}`);
-        for (const num of ["median", "q1", "q3", "mad", "low", "high", "min"]) {
-          if (!(num in entry)) continue;
-          const v = entry[num];
-          if (!isNumber(v)) fail(`${field}.${num}`, `expected a finite number, got ${pyRepr(v)}`);
-          if (v < 0 || (["median", "q1", "q3", "min"].includes(num) && v === 0))
-            fail(`${field}.${num}`, `expected a positive number, got ${pyRepr(v)}`);
-        }
-        if ("between_runs" in entry) {
-          const v = entry.between_runs;
-          if (!isNumber(v) || v < 0) fail(`${field}.between_runs`, `expected a finite number >= 0, got ${pyRepr(v)}`);
-          if (!("runs" in entry)) fail(field, "between_runs needs runs (how many runs it compares)");
-        }
-        if ("runs" in entry && !(Number.isInteger(entry.runs) && entry.runs >= 2))
-          fail(`${field}.runs`, `expected an integer >= 2, got ${pyRepr(entry.runs)}`);
-        for (const count of ["samples", "batch", "line"]) {
-          if (!(count in entry)) continue;
-          const v = entry[count];
-          if (!Number.isInteger(v) || v < 1) fail(`${field}.${count}`, `expected a positive integer, got ${pyRepr(v)}`);
-        }
-        for (const [lo, hi, what] of [["q1", "q3", "quartiles"], ["low", "high", "interval"]]) {
-          if ((lo in entry) !== (hi in entry)) fail(field, `${lo} and ${hi} go together, only ${lo in entry ? lo : hi} given`);
-          if (lo in entry && !(entry[lo] <= entry.median && entry.median <= entry[hi]))
-            fail(field, `${what} out of order: ${lo}=${pyFloat(entry[lo])}, median=${pyFloat(entry.median)}, ` +
-                        `${hi}=${pyFloat(entry[hi])} (need ${lo} <= median <= ${hi})`);
-        }
-      }
-      checkGrowth(path, backend, entries, rules, fams);
+    const ctx = { rules, onDisk: true, fams: families(rules), units: rules.units };
+    try { run(data, rules.document, "", ctx); } catch (e) {
+      if (e instanceof Invalid) throw new MeasurementFileError(`${path}: ${e.field}: ${e.message}`);
+      throw e;
     }
-    return { name, kind, provenance: prov, results };
+    const set = plain(data);
+    return { name: set.name, kind: set.kind, provenance: set.provenance, results: set.results };
   }
 
-  function checkGrowth(path, backend, entries, rules, fams) {
-    const span = (e) => {
-      const scale = rules.units[e.unit];
-      for (const [lo, hi] of [["q1", "q3"], ["low", "high"]]) if (lo in e) return [e[lo] * scale, e[hi] * scale];
-      return [e.median * scale, e.median * scale];
-    };
-    const groups = new Map();
-    for (const [key, e] of Object.entries(entries)) {
-      const fam = familyOf(key, fams);
-      if (!fam.grows.length) continue;
-      const sz = sizes(key, fams);
-      for (const g of fam.grows) {
-        const rest = Object.keys(sz).filter((k) => k !== g).sort().map((k) => [k, sz[k]]);
-        const id = JSON.stringify([fam.python, g, rest]);
-        if (!groups.has(id)) groups.set(id, { g, items: [] });
-        groups.get(id).items.push([sz[g], key, span(e)]);
-      }
-    }
-    for (const { g, items } of groups.values()) {
-      items.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-      for (let i = 0; i < items.length; i++) {
-        const [small, kSmall, [loSmall]] = items[i];
-        for (const [big, kBig, [, hiBig]] of items.slice(i + 1)) {
-          if (big > small && hiBig < (1 - rules.growth_slack) * loSmall)
-            throw new MeasurementFileError(
-              `${path}: results.${backend}[${pyStr(kBig)}]: price falls as ${g} grows: ${kBig} costs at most ` +
-                `${pyG(hiBig, 4)} s, below ${kSmall} at ${pyG(loSmall, 4)} s or more (the work grows with ${g})`);
-        }
-      }
-    }
-  }
-
-  /**
-   * The first key an object of valid JSON text repeats, in the order Python's json meets it: each
-   * object's keys are checked when the object closes (object_pairs_hook), the innermost first.
-   */
-  function repeatedKey(text) {
-    const stack = [];                       // per open object or array: {keys, repeated} or null
-    let expectKey = false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i];
-      if (c === '"') {
-        let j = i + 1;
-        while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-        const top = stack[stack.length - 1];
-        if (expectKey && top) {
-          const key = JSON.parse(text.slice(i, j + 1));
-          if (top.keys.has(key) && top.repeated === null) top.repeated = key;
-          top.keys.add(key);
-        }
-        expectKey = false;
-        i = j;
-      } else if (c === "{") { stack.push({ keys: new Set(), repeated: null }); expectKey = true; }
-      else if (c === "[") { stack.push(null); expectKey = false; }
-      else if (c === "}" || c === "]") {
-        const top = stack.pop();
-        if (top && top.repeated !== null) return top.repeated;
-      } else if (c === ",") expectKey = stack.length > 0 && stack[stack.length - 1] !== null;
-    }
-    return null;
-  }
-
-  /** Parse and check a measurement file's text (what the page's file input gives). */
+  /** Parse and check a measurement file's text (this machine's file, embedded in the page). */
   function parseMeasurementFile(text, path, rules) {
-    if (!text.trim()) throw new MeasurementFileError(`${path}: empty (expected a JSON object)`);
-    let data;
-    try { data = JSON.parse(text); } catch (e) {
-      throw new MeasurementFileError(`${path}: not valid JSON (${e.message})`);
-    }
-    const repeated = repeatedKey(text);
-    if (repeated !== null)
-      throw new MeasurementFileError(`${path}: duplicate key ${pyStr(repeated)} in one JSON object (each key once)`);
-    return validate(data, path, rules);
+    return validate(parseJson(text, path, rules), path, rules);
+  }
+
+  /** Read, parse and check a measurement file's bytes (what the page's file input gives). */
+  function readMeasurementFile(bytes, path, rules) {
+    return parseMeasurementFile(decode(bytes, path, rules), path, rules);
   }
 
   // ---------------------------------------------------------------- a price set (MeasurementSet)
@@ -506,6 +856,7 @@
     return `${text} [${num(low)}–${num(high)}]`;
   }
 
-  return { MeasurementFileError, MissingPrice, PriceError, PriceSet, validate, parseMeasurementFile, price,
-           pricePoint, findPoint, applies, fmtInterval, pyRepr, pyG, families };
+  return { MeasurementFileError, MissingPrice, PriceError, PriceSet, validate, parseJson, parseMeasurementFile,
+           readMeasurementFile, checkSize, unreadable, price, pricePoint, findPoint, applies, fmtInterval,
+           pyRepr: quote, pyG, families };
 });
