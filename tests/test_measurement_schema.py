@@ -168,7 +168,7 @@ def test_source_refuses_a_calibrated_file_from_disk(capsys):
     path = CORPUS / "calibrated-from-disk.json"
     assert cli.main(["estimate", "cs03", "--source", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "kind: expected one of ('measured', 'published'), got 'calibrated'" in err[0], err
+    assert len(err) == 1 and "kind: expected one of ('measured', 'published', 'public'), got 'calibrated'" in err[0], err
 
 
 # ---------------------------------------------------------------- random files (Hypothesis)

@@ -62,7 +62,8 @@ def member(field: str, name: str) -> str:
     return f"{field}[{quote(name)}]"
 
 
-def _finite_number(v) -> bool:
+def finite_number(v) -> bool:
+    """A finite int or float (a bool is neither)."""
     if isinstance(v, bool):
         return False
     if isinstance(v, int):                       # also an int too large for a float
@@ -75,7 +76,7 @@ TYPES = {
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),   # written without . or e
-    "number": _finite_number,
+    "number": finite_number,
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
 }

@@ -31,7 +31,7 @@ import math
 import re
 from pathlib import Path
 
-from . import measurements
+from . import measurement_schema, measurements
 from .keys import UnknownPrimitiveKey, family_of, sizes as key_sizes, sort_key
 
 #: zkalc's curve folder names -> the book's curve in keys (the only curves both price)
@@ -90,7 +90,7 @@ def _fail(path, field: str, problem: str):
 
 
 def _number(v) -> bool:
-    return not isinstance(v, bool) and isinstance(v, (int, float)) and measurements._finite(v)
+    return measurement_schema.finite_number(v)
 
 
 def parse(text: str, path) -> dict:
@@ -119,7 +119,7 @@ def parse(text: str, path) -> dict:
         for i, n in enumerate(rng):
             if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 2**40:
                 _fail(path, f"{op}.range[{i}]", f"expected a size, an integer from 1 to 2^40, got "
-                                                f"{measurements._short(n)}")
+                                                f"{measurement_schema.quote(n)}")
         for field, values, positive in (("results", res, True), ("stddev", sd, False)):
             if values is None:
                 continue
@@ -128,7 +128,7 @@ def parse(text: str, path) -> dict:
             for i, v in enumerate(values):
                 if not _number(v) or v < 0 or (positive and v == 0):
                     want = "a positive number of nanoseconds" if positive else "a number >= 0"
-                    _fail(path, f"{op}.{field}[{i}]", f"expected {want}, got {measurements._short(v)}")
+                    _fail(path, f"{op}.{field}[{i}]", f"expected {want}, got {measurement_schema.quote(v)}")
         out[op] = {"range": list(rng), "results": list(res), "stddev": list(sd) if sd is not None else None}
     return out
 
