@@ -40,17 +40,18 @@ import ast
 import contextlib
 import glob
 import multiprocessing
+import multiprocessing.connection as mp_connection
 import os
 import re
-import shutil
+import signal
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
 
+from . import atomic, interrupt
 from .cache import ChapterCache, input_digest, shared_digest
 from .project import chapter_files
 from .reproducible import strip_volatile_metadata
@@ -149,13 +150,10 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
         t0 = time.perf_counter()
         client.execute()
         elapsed = time.perf_counter() - t0
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dst.with_suffix(".ipynb.tmp")
     if cells is not None:
         cells.extend(cell_seconds(nb))
     strip_volatile_metadata(nb)
-    nbformat.write(nb, tmp)
-    os.replace(tmp, dst)
+    atomic.replace(dst, lambda tmp: nbformat.write(nb, tmp))
     return elapsed
 
 
@@ -271,7 +269,7 @@ def jobs_from(text: str | None) -> int:
 
 
 def _run_job(src: Path, dst: Path, measurements: Path | None, overrides) -> dict:
-    """One chapter in this process (a pool worker or the runner itself): a picklable summary."""
+    """One chapter in this process (the chapter's own process): a picklable summary."""
     cells: list = []
     try:
         secs = execute_notebook(src, dst, measurements, overrides=overrides, cells=cells)
@@ -280,6 +278,44 @@ def _run_job(src: Path, dst: Path, measurements: Path | None, overrides) -> dict
     except Exception as e:            # a cell raised, the kernel died or timed out: one line
         return {"error": _failure(e)}
     return {"seconds": secs, "slowest": sorted(cells, key=lambda c: -c[1])[:3]}
+
+
+def _chapter_process(src: Path, dst: Path, measurements: Path | None, overrides, conn) -> None:
+    """A chapter's own process, forked by the runner: runs the chapter, sends _run_job's summary.
+    Ctrl-C reaches every process of the terminal's foreground group: here it is ignored and the
+    runner decides.  SIGTERM (from the runner, or sent to the whole process group) ends this
+    process's kernel first: the kernel runs in a session of its own, which no group signal reaches."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, interrupt.raise_interrupted)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt.STOP_SIGNALS)
+    try:
+        result = _run_job(src, dst, measurements, overrides)
+    except interrupt.Interrupted as e:
+        interrupt.ignore_further_signals()
+        interrupt.end_descendants()
+        os._exit(128 + e.signum)          # quietly: the runner says what was interrupted
+    conn.send(result)
+    conn.close()
+
+
+def _start_chapter_process(job, measurements, overrides):
+    """(the process, the receiving end of its result pipe).  The stop signals are blocked across
+    the fork, so that the child never runs the runner's own handlers; one that arrives meanwhile
+    is delivered to the runner right after."""
+    receive, send = multiprocessing.Pipe(duplex=False)
+    signal.pthread_sigmask(signal.SIG_BLOCK, interrupt.STOP_SIGNALS)
+    try:
+        process = _FORK.Process(target=_chapter_process, name=f"chapter {job.rel}",
+                                args=(job.src, job.dst, measurements, overrides, send))
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt.STOP_SIGNALS)
+    send.close()
+    return process, receive
+
+
+#: chapters run in forked processes: they start at once, with the package already imported
+_FORK = multiprocessing.get_context("fork")
 
 
 def _shown_path(path: Path) -> str:
@@ -297,6 +333,7 @@ class Job:
         self.digest = None
         self.seconds = None           # execution time (this run, or the cached run's)
         self.reused = False
+        self.process = None           # while it executes: its own process
 
 
 def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs: int,
@@ -313,9 +350,7 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
                 entry, job.seconds = hit
                 job.dst.parent.mkdir(parents=True, exist_ok=True)
                 if not (job.dst.is_file() and job.dst.read_bytes() == entry.read_bytes()):
-                    tmp = job.dst.with_suffix(".ipynb.tmp")
-                    shutil.copyfile(entry, tmp)
-                    os.replace(tmp, job.dst)
+                    atomic.copy_file(entry, job.dst)
                 job.reused = True
                 _log(f"reused   {job.rel} (inputs unchanged since it ran in {job.seconds:.1f} s; "
                      f"{_shown_path(cache.folder)})")
@@ -350,33 +385,34 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
         _log(f"executed {job.rel} in {job.seconds:.1f} s -> {_shown_path(job.dst)}"
              + (f"; slowest: {slow}" if slow else ""))
 
-    if workers == 1:
-        for job in todo:
-            _log(f"started  {job.rel}")
-            finished(job, _run_job(job.src, job.dst, measurements, overrides))
-            if failed:
+    queue, running = list(todo), {}         # running: the pipe a chapter's result comes on -> job
+    try:
+        while queue or running:
+            while queue and len(running) < workers and not failed:
+                job = queue.pop(0)
+                _log(f"started  {job.rel}")
+                job.process, conn = _start_chapter_process(job, measurements, overrides)
+                running[conn] = job
+            if not running:
                 break
-    elif todo:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
-        try:
-            queue, running = list(todo), {}
-            while queue or running:
-                while queue and len(running) < workers and not failed:
-                    job = queue.pop(0)
-                    _log(f"started  {job.rel}")
-                    running[pool.submit(_run_job, job.src, job.dst, measurements, overrides)] = job
-                if not running:
-                    break
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    job = running.pop(fut)
-                    try:
-                        result = fut.result()
-                    except Exception as e:     # the worker process itself died
-                        result = {"error": _failure(e)}
-                    finished(job, result)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            for conn in mp_connection.wait(list(running)):
+                job = running.pop(conn)
+                try:
+                    result = conn.recv()
+                except EOFError:           # the process ended without a result: killed, or a crash
+                    job.process.join()
+                    result = {"error": f"its process ended (exit code {job.process.exitcode}) before "
+                                       "the chapter finished"}
+                conn.close()
+                job.process.join()
+                finished(job, result)
+    except interrupt.Interrupted as e:
+        interrupt.ignore_further_signals()
+        interrupt.end_descendants()       # the chapters' processes and their kernels
+        for job in running.values():      # a temporary a killed process could not remove
+            atomic.temporary_for(job.dst, job.process.pid).unlink(missing_ok=True)
+        e.stopped = [job.rel for job in running.values()]
+        raise
     for job, code, message in failed:
         print(message, file=sys.stderr, flush=True)
     if failed:
@@ -396,6 +432,32 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
 
 
 def main(argv=None) -> int:
+    """The runner; Ctrl-C or SIGTERM ends every process it started (chapter processes, kernels),
+    says so in one line and ends the runner by that signal (costbook.book.interrupt)."""
+    with interrupt.raised_as_exception():
+        try:
+            return _main(argv)
+        except interrupt.Interrupted as e:
+            interrupt.ignore_further_signals()
+            interrupt.end_descendants()
+            interrupt.say(_interrupted(e))
+            interrupt.exit_by(e.signum)
+
+
+def _interrupted(e: interrupt.Interrupted) -> str:
+    """What an interrupt stopped, for its one line."""
+    if getattr(e, "rendering", None):
+        return (f"{e.name} while rendering {_shown_path(e.rendering)}; each page there is whole, "
+                "from this render or the one before")
+    stopped = getattr(e, "stopped", [])
+    if not stopped:
+        return f"{e.name}; no chapter was executing, nothing was left half-written"
+    return (f"{e.name}; stopped {len(stopped)} chapter{'s' * (len(stopped) != 1)} before they finished "
+            f"({', '.join(map(str, stopped))}): their executed copies were not written and nothing was "
+            "rendered; chapters that finished before are kept")
+
+
+def _main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("notebooks", nargs="*", type=Path, help="chapters to run (default: all in _quarto.yml)")
     ap.add_argument("--project", type=Path, default=Path("."))
@@ -463,7 +525,11 @@ def main(argv=None) -> int:
     if code:
         return code
     if args.render:
-        code = render_into(root, args.out.resolve(), args.render, measurements)
+        try:
+            code = render_into(root, args.out.resolve(), args.render, measurements)
+        except interrupt.Interrupted as e:
+            e.rendering = args.render
+            raise
         if code:
             print(f"{prog}: error: the chapters ran but the book did not render (see above)", file=sys.stderr)
             return code
