@@ -11,10 +11,12 @@ Two uses:
         which is what nbval compares with (run this after editing a chapter).
 
     python -m costbook.book.execute chapters/04-verifiable-encryption.ipynb --out build/chapters \
-            --set 'PARAMS=["aggressive"]' [--set NAME=VALUE ...]
+            --set 'PARAMS="aggressive"' [--set NAME=VALUE ...]
         runs one chapter with parameters overridden, without editing it: as papermill does, the
         values go into a new cell tagged `injected-parameters` right after the cell tagged
-        `parameters`.  Each NAME must be assigned in that cell; each VALUE is a Python literal.
+        `parameters`.  Each NAME must be assigned in that cell and each VALUE, a Python literal,
+        be one the cell declares it admits (costbook.book.parameters: type, bounds, choices); all
+        are checked before any kernel starts, one line and exit 2 for a value that is not.
 
     python -m costbook.book.execute --from-env --out build/chapters --render build/book
         what `make chapter` runs: the chapter, one NAME=VALUE and the measurement file come from the
@@ -32,11 +34,15 @@ build/cache/chapters (costbook.book.cache: the notebook, the measurement file, t
 the committed measurement files, requirements.txt, ...); --force ($COSTBOOK_FRESH, `make book
 FRESH=1`) executes them all.  The log is one line per chapter started, reused or finished (with its
 slowest cells), then a table of every chapter's time and the total.
+
+Ctrl-C or SIGTERM ends every process the runner started (each chapter runs in a process of its own,
+which ends its kernel), prints one line "interrupted: ..." and ends the runner by that signal (a
+shell reports 130 / 143); an interrupted chapter writes nothing and is never stored in the cache
+(costbook.book.interrupt, costbook.book.atomic).
 """
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
 import glob
 import multiprocessing
@@ -53,62 +59,9 @@ from nbclient import NotebookClient
 
 from . import atomic, interrupt
 from .cache import ChapterCache, input_digest, shared_digest
+from .parameters import INJECTED_TAG, ParameterError, inject_parameters, parse_override, shown_value  # noqa: F401
 from .project import chapter_files
 from .reproducible import strip_volatile_metadata
-
-
-class ParameterError(ValueError):
-    """A --set override names no parameter of the chapter, or its value is not a literal."""
-
-
-INJECTED_TAG = "injected-parameters"
-
-
-def parse_override(text: str) -> tuple[str, str]:
-    """'NAME=VALUE' -> (NAME, VALUE), VALUE checked to be a Python literal."""
-    name, sep, value = text.partition("=")
-    name, value = name.strip(), value.strip()
-    if not sep or not name.isidentifier():
-        raise ParameterError(f"--set {text!r}: expected NAME=VALUE, e.g. --set 'PARAMS=[\"aggressive\"]'")
-    try:
-        ast.literal_eval(value)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise ParameterError(f"--set {name}: the value {value!r} is not a Python literal "
-                             "(numbers, strings in quotes, True/False/None, lists, tuples, dicts)") from None
-    return name, value
-
-
-def _assigned_names(source: str) -> set[str]:
-    """Names the parameters cell assigns (Sage-only syntax falls back to `NAME =` lines)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set(re.findall(r"^([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)", source, re.M))
-    names = set()
-    for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
-            if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
-        for t in targets:
-            names |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
-    return names
-
-
-def inject_parameters(nb, overrides: list[tuple[str, str]], where: str) -> None:
-    """Put `overrides` in a cell tagged injected-parameters after the cell tagged parameters."""
-    cells = [c for c in nb.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
-    if len(cells) != 1:
-        raise ParameterError(f"{where}: needs exactly one code cell tagged 'parameters' to override "
-                             f"parameters (found {len(cells)})")
-    params = cells[0]
-    known = _assigned_names(params.source)
-    for name, _ in overrides:
-        if name not in known:
-            raise ParameterError(f"{where}: no parameter {name} in the parameters cell "
-                                 f"(it assigns: {', '.join(sorted(known)) or 'nothing'})")
-    nb.cells = [c for c in nb.cells if INJECTED_TAG not in c.metadata.get("tags", [])]
-    code = "# Injected parameters (overrides of the cell above)\n" + "\n".join(f"{n} = {v}" for n, v in overrides)
-    cell = nbformat.v4.new_code_cell(code, metadata={"tags": [INJECTED_TAG]})
-    nb.cells.insert(nb.cells.index(params) + 1, cell)
 
 
 def _label(cell, index: int) -> str:
@@ -162,18 +115,13 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
 ENV_CHAPTER, ENV_SET, ENV_MEASUREMENTS = "COSTBOOK_CHAPTER", "COSTBOOK_SET", "COSTBOOK_CHAPTER_MEASUREMENTS"
 
 
-def shown(text: str) -> str:
-    """A value from the user echoed in a one-line message: quoted, control characters escaped."""
-    return repr(text)
-
-
 def resolve_chapter(root: Path, text: str) -> Path:
     """CHAPTER as make takes it: a path to a notebook, or the start of a file name in chapters/
     (CHAPTER=04); exactly one chapter must match.  Raises ParameterError."""
     if not text.strip():
         raise ParameterError("CHAPTER is empty: give a chapter, e.g. CHAPTER=04")
     if any(ord(c) < 32 or ord(c) == 127 for c in text):
-        raise ParameterError(f"CHAPTER={shown(text)}: control characters in a chapter name")
+        raise ParameterError(f"CHAPTER={shown_value(text)}: control characters in a chapter name")
     path = Path(text) if Path(text).is_absolute() else root / text
     if path.suffix == ".ipynb" and path.is_file():
         return path.resolve()
@@ -182,11 +130,28 @@ def resolve_chapter(root: Path, text: str) -> Path:
         if len(found) == 1:
             return found[0].resolve()
         if len(found) > 1:
-            raise ParameterError(f"CHAPTER={shown(text)}: {len(found)} chapters match "
+            raise ParameterError(f"CHAPTER={shown_value(text)}: {len(found)} chapters match "
                                  f"({', '.join(p.name for p in found)}); give more of the name")
     names = ", ".join(p.name[:2] for p in sorted((root / "chapters").glob("*.ipynb")))
-    raise ParameterError(f"CHAPTER={shown(text)}: no such chapter (give a chapter number: {names}, "
+    raise ParameterError(f"CHAPTER={shown_value(text)}: no such chapter (give a chapter number: {names}, "
                          f"or a path to a .ipynb file)")
+
+
+def read_chapter(path: Path, given: str):
+    """The notebook at `path`, or a ParameterError saying in one line why it is not a chapter (a
+    chapter is a Jupyter notebook, .ipynb, that nbformat reads and validates)."""
+    if not path.is_file():
+        raise ParameterError(f"{shown_value(given)}: no such chapter")
+    if path.suffix != ".ipynb":
+        raise ParameterError(f"{shown_value(given)}: not a chapter (a chapter is a Jupyter notebook, .ipynb)")
+    try:
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)
+    except Exception as e:            # nbformat's NotJSONError, ValidationError, a decoding error, ...
+        why = " ".join(str(e).split())
+        raise ParameterError(f"{shown_value(given)}: not a chapter: not a valid Jupyter notebook "
+                             f"({why[:150] + '...' if len(why) > 150 else why})") from None
+    return nb
 
 
 def from_environment(root: Path):
@@ -195,10 +160,7 @@ def from_environment(root: Path):
     from .. import measurements as ms
     chapter = resolve_chapter(root, os.environ.get(ENV_CHAPTER, ""))
     text = os.environ.get(ENV_SET, "")
-    overrides = [parse_override(text)] if text.strip() else []
-    if overrides:          # the name must be a parameter of this chapter: checked now, not after setup
-        inject_parameters(nbformat.read(chapter, as_version=4), overrides, str(chapter.relative_to(root)
-                          if chapter.is_relative_to(root) else chapter))
+    overrides = [parse_override(text)] if text.strip() else []     # checked against the chapter by _main
     mfile = os.environ.get(ENV_MEASUREMENTS, "")
     measurements = None
     if mfile:
@@ -264,7 +226,7 @@ def jobs_from(text: str | None) -> int:
         return max(1, os.cpu_count() or 1)
     text = str(text).strip()
     if not text.isdigit() or not 1 <= int(text) <= 64:
-        raise ParameterError(f"JOBS={shown(text)}: the number of chapters run at once, an integer from 1 to 64")
+        raise ParameterError(f"JOBS={shown_value(text)}: the number of chapters run at once, an integer from 1 to 64")
     return int(text)
 
 
@@ -466,7 +428,8 @@ def _main(argv=None) -> int:
     ap.add_argument("--measurements", type=Path, help="measurement file the chapters price with "
                     "(default: the committed reference file)")
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
-                    help="override a parameter of the chapter (a Python literal); repeatable; needs "
+                    help="override a parameter of the chapter with a Python literal the chapter's "
+                         "parameters cell admits, e.g. --set 'PARAMS=\"aggressive\"'; repeatable; needs "
                          "exactly one chapter and --out")
     ap.add_argument("--from-env", action="store_true",
                     help=f"take the chapter, one NAME=VALUE and the measurement file from ${ENV_CHAPTER}, "
@@ -507,16 +470,20 @@ def _main(argv=None) -> int:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
     if measurements is not None and not Path(measurements).is_file():
-        print(f"{prog}: error: --measurements {shown(str(measurements))}: no such file", file=sys.stderr)
+        print(f"{prog}: error: --measurements {shown_value(str(measurements))}: no such file", file=sys.stderr)
         return 2
     plan = []
-    for nb in chapters:
-        src = (root / nb).resolve() if not Path(nb).is_absolute() else Path(nb)
-        if not src.is_file():
-            print(f"{prog}: error: {shown(str(nb))}: no such chapter", file=sys.stderr)
-            return 2
-        rel = src.relative_to(root) if src.is_relative_to(root) else Path(src.name)
-        plan.append(Job(src, rel, src if args.inplace else args.out.resolve() / rel))
+    try:
+        for nb in chapters:
+            src = (root / nb).resolve() if not Path(nb).is_absolute() else Path(nb)
+            rel = src.relative_to(root) if src.is_relative_to(root) else Path(src.name)
+            notebook = read_chapter(src, str(nb))
+            if overrides:      # every value checked against the chapter's parameters cell, now
+                inject_parameters(notebook, overrides, str(rel))
+            plan.append(Job(src, rel, src if args.inplace else args.out.resolve() / rel))
+    except ParameterError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
     cache = None
     if not args.inplace:
         cache = ChapterCache(args.cache if args.cache else root / "build" / "cache" / "chapters")
