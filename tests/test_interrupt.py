@@ -23,8 +23,6 @@ import nbformat
 import psutil
 import pytest
 
-from costbook.book import atomic, interrupt
-
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 START_TIMEOUT = 300           # seconds for the kernels to start and reach the sleeping cell
@@ -187,6 +185,7 @@ def test_the_project_loads_the_plugin():
 
 def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path):
     """What every file of the build goes through (costbook.book.atomic): SIGTERM mid-write."""
+    from costbook.book import atomic, interrupt
     page = tmp_path / "book" / "index.html"
     page.parent.mkdir()
     page.write_text("the old page")

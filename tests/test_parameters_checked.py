@@ -7,7 +7,7 @@ value that passes the checks is seen to reach the point where the chapter would 
 """
 from __future__ import annotations
 
-import os
+import ast
 import re
 import shlex
 import shutil
@@ -19,7 +19,7 @@ import nbformat
 import pytest
 
 from costbook import cli
-from costbook.book import execute, parameters
+from costbook.book import execute
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
@@ -64,15 +64,22 @@ def test_every_documented_example_passes_the_checks(tmp_path, monkeypatch, where
     assert code == 0 and len(ran) == 1, where
     (plan, overrides), = ran
     nb = nbformat.read(plan[0].src, as_version=4)
-    parameters.inject_parameters(nb, overrides, chapter)
-    injected = next(c for c in nb.cells if parameters.INJECTED_TAG in c.metadata.get("tags", []))
+    # the documented value is of the kind the chapter's own value is (a list where it is a string
+    # runs into a TypeError inside the kernel)
     name, text = value.split("=", 1)
-    assert injected.source.splitlines()[-1] == f"{name} = {eval(text)!r}"
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    defaults = {t.id: ast.literal_eval(node.value) for node in ast.parse(cell.source).body
+                if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+    assert type(ast.literal_eval(text)) is type(defaults[name]), f"{where}: {value} for {defaults[name]!r}"
+    execute.inject_parameters(nb, overrides, chapter)
+    injected = next(c for c in nb.cells if execute.INJECTED_TAG in c.metadata.get("tags", []))
+    assert injected.source.splitlines()[-1] == f"{name} = {ast.literal_eval(text)!r}"
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.name)
 def test_every_chapter_declares_what_each_parameter_admits(chapter):
     """Every name of the parameters cell has a declaration, and the chapter's own values pass it."""
+    from costbook.book import parameters
     nb = nbformat.read(chapter, as_version=4)
     assert parameters.check_defaults(nb, chapter.name) == []
     cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
