@@ -113,7 +113,7 @@ def interrupted_line(err: str, signum: int) -> str:
     return ours[0]
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "ctrl-c"])
 def test_the_runner_ends_its_chapters_and_their_kernels(tmp_path, signum):
     """make book's chapter step: two chapters at once, each in its own process with its own kernel."""
     names = ["01-sleepy.ipynb", "02-sleepy.ipynb"]

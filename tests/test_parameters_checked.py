@@ -183,3 +183,21 @@ def test_a_file_name_with_a_leading_dash_is_refused_with_how_to_give_it(tmp_path
         out = capsys.readouterr().out
         assert out.startswith("ok  ") and "-x.json" in out
     assert cli.main(["check", "-h"]) == 0                                   # its one option still works
+
+
+@pytest.mark.parametrize("spec, message", [
+    (None, "X declares no values it admits (the parameters cell's metadata costbook.parameters), so it "
+           "cannot be overridden"),
+    ({"allowed": {"scheme": "no-such-scheme", "option": "n"}}, "but the scheme does not load"),
+    ({"allowed": {"scheme": "cs03", "option": "nope"}}, "scheme cs03's option nope, which it does not have"),
+    ({"allowed": {"python": "costbook.nowhere:X"}}, "names costbook.nowhere:X, which cannot be read"),
+    ({"allowed": "anything"}, "X's declaration is malformed"),
+])
+def test_a_parameter_without_a_sound_declaration_is_not_overridden(spec, message):
+    from costbook.book.parameters import ParameterError, inject_parameters
+    nb = nbformat.v4.new_notebook()
+    meta = {"tags": ["parameters"]} | ({"costbook": {"parameters": {"X": spec}}} if spec else {})
+    nb.cells = [nbformat.v4.new_code_cell("X = 1", metadata=meta)]
+    with pytest.raises(ParameterError) as e:
+        inject_parameters(nb, [("X", "2")], "nb.ipynb")
+    assert message in str(e.value) and "\n" not in str(e.value)

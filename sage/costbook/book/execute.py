@@ -375,6 +375,9 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
             atomic.temporary_for(job.dst, job.process.pid).unlink(missing_ok=True)
         e.stopped = [job.rel for job in running.values()]
         raise
+    except Exception:                     # a bug here: no chapter process may outlive the runner
+        interrupt.end_descendants()
+        raise
     for job, code, message in failed:
         print(message, file=sys.stderr, flush=True)
     if failed:

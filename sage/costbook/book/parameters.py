@@ -110,7 +110,8 @@ def assigned(source: str) -> dict:
 
 
 def declared(cell) -> dict:
-    specs = cell.metadata.get(SPEC_KEY, {}).get("parameters", {})
+    meta = cell.metadata.get(SPEC_KEY)
+    specs = meta.get("parameters") if isinstance(meta, dict) else None
     return specs if isinstance(specs, dict) else {}
 
 
@@ -147,7 +148,12 @@ def _allowed(spec: dict, name: str, where: str):
         return (allowed["min"], allowed["max"], False)
     if isinstance(allowed, dict) and set(allowed) == {"scheme", "option"}:
         from .. import schemes
-        options = schemes.get(allowed["scheme"]).OPTIONS
+        try:
+            options = schemes.get(allowed["scheme"]).OPTIONS
+        except Exception as e:        # a scheme folder that does not load: its error, in one line
+            raise ParameterError(f"{where}: {name} takes scheme {allowed['scheme']}'s option "
+                                 f"{allowed['option']}, but the scheme does not load "
+                                 f"({' '.join(str(e).split())[:200]})") from None
         if allowed["option"] not in options:
             raise ParameterError(f"{where}: {name} is declared as scheme {allowed['scheme']}'s option "
                                  f"{allowed['option']}, which it does not have")
@@ -157,8 +163,11 @@ def _allowed(spec: dict, name: str, where: str):
         return tuple(choices)
     if isinstance(allowed, dict) and set(allowed) == {"python"}:
         module, _, attr = str(allowed["python"]).partition(":")
-        values = getattr(importlib.import_module(module), attr)
-        return tuple(values)
+        try:
+            return tuple(getattr(importlib.import_module(module), attr))
+        except (ImportError, AttributeError, TypeError) as e:
+            raise ParameterError(f"{where}: {name}'s declaration names {allowed['python']}, which cannot "
+                                 f"be read ({' '.join(str(e).split())[:200]})") from None
     raise ParameterError(f"{where}: {name}'s declaration is malformed (costbook.parameters: {spec!r})")
 
 
