@@ -12,10 +12,15 @@
 # chapters against the committed reference file), measure-reference (full profile),
 # measure-dalek (re-time curve25519-dalek 2.0.0, the punch-card seed's library; needs cargo), clean,
 #   make lab                                  JupyterLab on the chapters (sagemath kernel)
-#   make chapter CHAPTER=04 SET='PARAMS=["aggressive"]'
+#   make chapter CHAPTER=04 SET='PARAMS="aggressive"'
 #                                             re-run one chapter with a parameter overridden
 #                                             (into build/chapters; the chapter file is not
 #                                             edited) and re-render the book into build/book
+#
+# Ctrl-C or SIGTERM during make book, make chapter or make test ends every process the command
+# started (chapter processes, Jupyter kernels, test workers), prints one line "interrupted: ..."
+# (make adds its own "make: *** [...] Interrupt"), leaves no half-written file, and the command
+# ends by the signal: the shell reports 130 (Ctrl-C) or 143 (SIGTERM).
 
 PYTHON_SYSTEM ?= python3.11
 VENV   := .venv
@@ -96,7 +101,8 @@ lab: setup
 	$(VENV)/bin/jupyter lab --notebook-dir=. --ServerApp.default_url=/lab/tree/chapters $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # One chapter, parameters overridden without editing it: CHAPTER=04 (or a path), SET='NAME=VALUE'
-# (a Python literal; for several, call python -m costbook.book.execute with one --set each).
+# (a Python literal the chapter's parameters cell admits, its type, bounds or choices; for several,
+# call python -m costbook.book.execute with one --set each).
 # Priced with MEASUREMENTS (default: the committed reference file).  The three values reach the
 # chapter runner as environment variables, unexpanded ($(value ...)), and never appear in a command
 # line, so no shell parses them; unexport keeps make from expanding them into the recipe's
@@ -115,7 +121,8 @@ chapter: setup
 # output-ignored, and time with validation.CHECK_PROFILE there: they check that every step and price
 # runs, not a bound; --no-loadscope-reorder hands files out in collection order, where
 # tests/conftest.py puts the few slow ones first, the longest first).  Then the validation tests alone,
-# with the full profile, so that their timings have the machine to themselves.
+# with the full profile, so that their timings have the machine to themselves.  SIGTERM ends the
+# workers and their kernels too (costbook.book.pytest_interrupt, which pyproject.toml loads).
 test: setup
 	COSTBOOK_VALIDATION_PROFILE=check $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not validation" tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider
 	$(PY) -m pytest -m validation tests -p no:cacheprovider

@@ -16,7 +16,8 @@ def chapter(folder: Path) -> Path:
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "sagemath", "display_name": "SageMath", "language": "sage"}
     nb.cells = [nbformat.v4.new_markdown_cell("# Tiny"),
-                nbformat.v4.new_code_cell("X = 1\nNAMES = ['a']", metadata={"tags": ["parameters"]}),
+                nbformat.v4.new_code_cell("X = 1\nNAMES = ['a']", metadata={"tags": ["parameters"], "costbook": {
+                    "parameters": {"X": {"allowed": {"min": 0, "max": 100}}, "NAMES": {"allowed": ["a", "b"]}}}}),
                 nbformat.v4.new_code_cell("print(X * 2)")]
     (folder / "chapters").mkdir(parents=True)
     path = folder / "chapters" / "01-tiny.ipynb"
@@ -64,10 +65,13 @@ def test_overrides_need_one_chapter_and_an_output_folder(tmp_path):
 
 def test_injection_replaces_an_earlier_injected_cell_and_needs_a_parameters_cell():
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("X = 1", metadata={"tags": ["parameters"]}),
+    nb.cells = [nbformat.v4.new_code_cell("X = [1]", metadata={"tags": ["parameters"], "costbook": {
+                    "parameters": {"X": {"allowed": {"min": 0, "max": 9}}}}}),
                 nbformat.v4.new_code_cell("X = 5", metadata={"tags": [INJECTED_TAG]}),
                 nbformat.v4.new_code_cell("X")]
     inject_parameters(nb, [parse_override("X=[1, 2]")], "nb")
-    assert [c.source.splitlines()[-1] for c in nb.cells] == ["X = 1", "X = [1, 2]", "X"]
+    assert [c.source.splitlines()[-1] for c in nb.cells] == ["X = [1]", "X = [1, 2]", "X"]
+    with pytest.raises(ParameterError, match=r"X=\[1, 10\] holds 10, which is not admitted"):
+        inject_parameters(nb, [parse_override("X=[1, 10]")], "nb")
     with pytest.raises(ParameterError, match="exactly one code cell tagged 'parameters'"):
         inject_parameters(nbformat.v4.new_notebook(), [("X", "1")], "empty.ipynb")

@@ -138,7 +138,7 @@ def test_a_failing_chapter_is_one_line_and_a_non_zero_exit(tmp_path, monkeypatch
     monkeypatch.setenv(execute.ENV_SET, "")
     monkeypatch.setenv(execute.ENV_MEASUREMENTS, "")
     monkeypatch.setenv("COSTBOOK_FRESH", "1")          # never a cached run of the chapter instead
-    monkeypatch.setenv("COSTBOOK_JOBS", "1")           # in this process, where the failure is patched in
+    monkeypatch.setenv("COSTBOOK_JOBS", "1")           # one chapter process, forked with the patch in it
     code = execute.main(["--project", str(ROOT), "--from-env", "--out", str(tmp_path / "c"),
                          "--render", str(tmp_path / "b")])
     err = capsys.readouterr().err

@@ -558,11 +558,30 @@ def _message(e: BaseException) -> str:
     return text or "no message (a bug: please report the command line)"
 
 
+#: commands whose arguments are file names, and the options each has
+FILE_COMMANDS = {"check": ("-h", "--help")}
+
+
+def _refuse_dash_files(argv: list) -> None:
+    """A file name that starts with '-' (`costbook check -x.json`) is not guessed at: as GNU tools do,
+    it is refused in one line that says how to give it (./-x.json, or after --), so that what a
+    command line means never depends on which files exist."""
+    if not argv or argv[0] not in FILE_COMMANDS:
+        return
+    for arg in argv[1:]:
+        if arg == "--":
+            return
+        if arg.startswith("-") and arg not in FILE_COMMANDS[argv[0]]:
+            raise UsageError(f"{clean(arg)}: not an option of costbook {argv[0]}; a file whose name starts "
+                             f"with '-' is given as ./{clean(arg)} or after --: costbook {argv[0]} -- {clean(arg)}")
+
+
 def main(argv=None) -> int:
     """Run one command; every failure is one line on stderr: exit 2 for bad input, 1 for a bug,
     130 when interrupted.  No traceback reaches the user."""
     try:
         p = parser()
+        _refuse_dash_files(list(sys.argv[1:] if argv is None else argv))
         try:
             args, extra = p.parse_known_args(argv)
         except SystemExit as e:       # --help (0) or a one-line parser error (2)

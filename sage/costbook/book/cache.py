@@ -16,10 +16,11 @@ import hashlib
 import json
 import os
 import platform
-import shutil
 import sys
 import time
 from pathlib import Path
+
+from . import atomic
 
 #: bump to invalidate every cached chapter (e.g. when the runner changes what it writes)
 CACHE_FORMAT = 1
@@ -133,10 +134,7 @@ class ChapterCache:
     def store(self, rel: Path, digest: str, executed: Path, seconds: float) -> None:
         """Keep `executed` (a written notebook) as this chapter's run with these inputs."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        entry = self._entry(rel, digest)
-        tmp = entry.with_suffix(".ipynb.tmp")
-        shutil.copyfile(executed, tmp)
-        os.replace(tmp, entry)
+        entry = atomic.copy_file(executed, self._entry(rel, digest))
         index = self._read_index(rel)
         runs = index.setdefault("runs", {})
         runs[digest] = {"seconds": round(seconds, 2), "stored": time.time(),
@@ -144,6 +142,5 @@ class ChapterCache:
         for old in sorted(runs, key=lambda d: runs[d].get("stored", 0))[:-KEEP_PER_CHAPTER]:
             self._entry(rel, old).unlink(missing_ok=True)
             del runs[old]
-        tmp = self._index(rel).with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
-        os.replace(tmp, self._index(rel))
+        # the entry is written before the index names it: an interrupted store is never reused
+        atomic.write_text(self._index(rel), json.dumps(index, indent=1, sort_keys=True) + "\n")

@@ -11,10 +11,12 @@ Two uses:
         which is what nbval compares with (run this after editing a chapter).
 
     python -m costbook.book.execute chapters/04-verifiable-encryption.ipynb --out build/chapters \
-            --set 'PARAMS=["aggressive"]' [--set NAME=VALUE ...]
+            --set 'PARAMS="aggressive"' [--set NAME=VALUE ...]
         runs one chapter with parameters overridden, without editing it: as papermill does, the
         values go into a new cell tagged `injected-parameters` right after the cell tagged
-        `parameters`.  Each NAME must be assigned in that cell; each VALUE is a Python literal.
+        `parameters`.  Each NAME must be assigned in that cell and each VALUE, a Python literal,
+        be one the cell declares it admits (costbook.book.parameters: type, bounds, choices); all
+        are checked before any kernel starts, one line and exit 2 for a value that is not.
 
     python -m costbook.book.execute --from-env --out build/chapters --render build/book
         what `make chapter` runs: the chapter, one NAME=VALUE and the measurement file come from the
@@ -32,83 +34,35 @@ build/cache/chapters (costbook.book.cache: the notebook, the measurement file, t
 the committed measurement files, requirements.txt, ...); --force ($COSTBOOK_FRESH, `make book
 FRESH=1`) executes them all.  The log is one line per chapter started, reused or finished (with its
 slowest cells), then a table of every chapter's time and the total.
+
+Ctrl-C or SIGTERM ends every process the runner started (each chapter runs in a process of its own,
+which ends its kernel), prints one line "interrupted: ..." and ends the runner by that signal (a
+shell reports 130 / 143); an interrupted chapter writes nothing and is never stored in the cache
+(costbook.book.interrupt, costbook.book.atomic).
 """
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
 import glob
 import multiprocessing
+import multiprocessing.connection as mp_connection
 import os
 import re
-import shutil
+import signal
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
 
 from ..validation import PROFILE_VARIABLE
+from . import atomic, interrupt
 from .cache import ChapterCache, input_digest, shared_digest
+from .parameters import INJECTED_TAG, ParameterError, inject_parameters, parse_override, shown_value  # noqa: F401
 from .project import chapter_files
 from .reproducible import strip_volatile_metadata
-
-
-class ParameterError(ValueError):
-    """A --set override names no parameter of the chapter, or its value is not a literal."""
-
-
-INJECTED_TAG = "injected-parameters"
-
-
-def parse_override(text: str) -> tuple[str, str]:
-    """'NAME=VALUE' -> (NAME, VALUE), VALUE checked to be a Python literal."""
-    name, sep, value = text.partition("=")
-    name, value = name.strip(), value.strip()
-    if not sep or not name.isidentifier():
-        raise ParameterError(f"--set {text!r}: expected NAME=VALUE, e.g. --set 'PARAMS=[\"aggressive\"]'")
-    try:
-        ast.literal_eval(value)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise ParameterError(f"--set {name}: the value {value!r} is not a Python literal "
-                             "(numbers, strings in quotes, True/False/None, lists, tuples, dicts)") from None
-    return name, value
-
-
-def _assigned_names(source: str) -> set[str]:
-    """Names the parameters cell assigns (Sage-only syntax falls back to `NAME =` lines)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set(re.findall(r"^([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)", source, re.M))
-    names = set()
-    for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
-            if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
-        for t in targets:
-            names |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
-    return names
-
-
-def inject_parameters(nb, overrides: list[tuple[str, str]], where: str) -> None:
-    """Put `overrides` in a cell tagged injected-parameters after the cell tagged parameters."""
-    cells = [c for c in nb.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
-    if len(cells) != 1:
-        raise ParameterError(f"{where}: needs exactly one code cell tagged 'parameters' to override "
-                             f"parameters (found {len(cells)})")
-    params = cells[0]
-    known = _assigned_names(params.source)
-    for name, _ in overrides:
-        if name not in known:
-            raise ParameterError(f"{where}: no parameter {name} in the parameters cell "
-                                 f"(it assigns: {', '.join(sorted(known)) or 'nothing'})")
-    nb.cells = [c for c in nb.cells if INJECTED_TAG not in c.metadata.get("tags", [])]
-    code = "# Injected parameters (overrides of the cell above)\n" + "\n".join(f"{n} = {v}" for n, v in overrides)
-    cell = nbformat.v4.new_code_cell(code, metadata={"tags": [INJECTED_TAG]})
-    nb.cells.insert(nb.cells.index(params) + 1, cell)
 
 
 def _label(cell, index: int) -> str:
@@ -150,13 +104,10 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
         t0 = time.perf_counter()
         client.execute()
         elapsed = time.perf_counter() - t0
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dst.with_suffix(".ipynb.tmp")
     if cells is not None:
         cells.extend(cell_seconds(nb))
     strip_volatile_metadata(nb)
-    nbformat.write(nb, tmp)
-    os.replace(tmp, dst)
+    atomic.replace(dst, lambda tmp: nbformat.write(nb, tmp))
     return elapsed
 
 
@@ -165,18 +116,13 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
 ENV_CHAPTER, ENV_SET, ENV_MEASUREMENTS = "COSTBOOK_CHAPTER", "COSTBOOK_SET", "COSTBOOK_CHAPTER_MEASUREMENTS"
 
 
-def shown(text: str) -> str:
-    """A value from the user echoed in a one-line message: quoted, control characters escaped."""
-    return repr(text)
-
-
 def resolve_chapter(root: Path, text: str) -> Path:
     """CHAPTER as make takes it: a path to a notebook, or the start of a file name in chapters/
     (CHAPTER=04); exactly one chapter must match.  Raises ParameterError."""
     if not text.strip():
         raise ParameterError("CHAPTER is empty: give a chapter, e.g. CHAPTER=04")
     if any(ord(c) < 32 or ord(c) == 127 for c in text):
-        raise ParameterError(f"CHAPTER={shown(text)}: control characters in a chapter name")
+        raise ParameterError(f"CHAPTER={shown_value(text)}: control characters in a chapter name")
     path = Path(text) if Path(text).is_absolute() else root / text
     if path.suffix == ".ipynb" and path.is_file():
         return path.resolve()
@@ -185,11 +131,28 @@ def resolve_chapter(root: Path, text: str) -> Path:
         if len(found) == 1:
             return found[0].resolve()
         if len(found) > 1:
-            raise ParameterError(f"CHAPTER={shown(text)}: {len(found)} chapters match "
+            raise ParameterError(f"CHAPTER={shown_value(text)}: {len(found)} chapters match "
                                  f"({', '.join(p.name for p in found)}); give more of the name")
     names = ", ".join(p.name[:2] for p in sorted((root / "chapters").glob("*.ipynb")))
-    raise ParameterError(f"CHAPTER={shown(text)}: no such chapter (give a chapter number: {names}, "
+    raise ParameterError(f"CHAPTER={shown_value(text)}: no such chapter (give a chapter number: {names}, "
                          f"or a path to a .ipynb file)")
+
+
+def read_chapter(path: Path, given: str):
+    """The notebook at `path`, or a ParameterError saying in one line why it is not a chapter (a
+    chapter is a Jupyter notebook, .ipynb, that nbformat reads and validates)."""
+    if not path.is_file():
+        raise ParameterError(f"{shown_value(given)}: no such chapter")
+    if path.suffix != ".ipynb":
+        raise ParameterError(f"{shown_value(given)}: not a chapter (a chapter is a Jupyter notebook, .ipynb)")
+    try:
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)
+    except Exception as e:            # nbformat's NotJSONError, ValidationError, a decoding error, ...
+        why = " ".join(str(e).split())
+        raise ParameterError(f"{shown_value(given)}: not a chapter: not a valid Jupyter notebook "
+                             f"({why[:150] + '...' if len(why) > 150 else why})") from None
+    return nb
 
 
 def from_environment(root: Path):
@@ -198,10 +161,7 @@ def from_environment(root: Path):
     from .. import measurements as ms
     chapter = resolve_chapter(root, os.environ.get(ENV_CHAPTER, ""))
     text = os.environ.get(ENV_SET, "")
-    overrides = [parse_override(text)] if text.strip() else []
-    if overrides:          # the name must be a parameter of this chapter: checked now, not after setup
-        inject_parameters(nbformat.read(chapter, as_version=4), overrides, str(chapter.relative_to(root)
-                          if chapter.is_relative_to(root) else chapter))
+    overrides = [parse_override(text)] if text.strip() else []     # checked against the chapter by _main
     mfile = os.environ.get(ENV_MEASUREMENTS, "")
     measurements = None
     if mfile:
@@ -266,12 +226,12 @@ def jobs_from(text: str | None) -> int:
         return max(1, os.cpu_count() or 1)
     text = str(text).strip()
     if not text.isdigit() or not 1 <= int(text) <= 64:
-        raise ParameterError(f"JOBS={shown(text)}: the number of chapters run at once, an integer from 1 to 64")
+        raise ParameterError(f"JOBS={shown_value(text)}: the number of chapters run at once, an integer from 1 to 64")
     return int(text)
 
 
 def _run_job(src: Path, dst: Path, measurements: Path | None, overrides) -> dict:
-    """One chapter in this process (a pool worker or the runner itself): a picklable summary."""
+    """One chapter in this process (the chapter's own process): a picklable summary."""
     cells: list = []
     try:
         secs = execute_notebook(src, dst, measurements, overrides=overrides, cells=cells)
@@ -280,6 +240,44 @@ def _run_job(src: Path, dst: Path, measurements: Path | None, overrides) -> dict
     except Exception as e:            # a cell raised, the kernel died or timed out: one line
         return {"error": _failure(e)}
     return {"seconds": secs, "slowest": sorted(cells, key=lambda c: -c[1])[:3]}
+
+
+def _chapter_process(src: Path, dst: Path, measurements: Path | None, overrides, conn) -> None:
+    """A chapter's own process, forked by the runner: runs the chapter, sends _run_job's summary.
+    Ctrl-C reaches every process of the terminal's foreground group: here it is ignored and the
+    runner decides.  SIGTERM (from the runner, or sent to the whole process group) ends this
+    process's kernel first: the kernel runs in a session of its own, which no group signal reaches."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, interrupt.raise_interrupted)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt.STOP_SIGNALS)
+    try:
+        result = _run_job(src, dst, measurements, overrides)
+    except interrupt.Interrupted as e:
+        interrupt.ignore_further_signals()
+        interrupt.end_descendants()
+        os._exit(128 + e.signum)          # quietly: the runner says what was interrupted
+    conn.send(result)
+    conn.close()
+
+
+def _start_chapter_process(job, measurements, overrides):
+    """(the process, the receiving end of its result pipe).  The stop signals are blocked across
+    the fork, so that the child never runs the runner's own handlers; one that arrives meanwhile
+    is delivered to the runner right after."""
+    receive, send = multiprocessing.Pipe(duplex=False)
+    signal.pthread_sigmask(signal.SIG_BLOCK, interrupt.STOP_SIGNALS)
+    try:
+        process = _FORK.Process(target=_chapter_process, name=f"chapter {job.rel}",
+                                args=(job.src, job.dst, measurements, overrides, send))
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt.STOP_SIGNALS)
+    send.close()
+    return process, receive
+
+
+#: chapters run in forked processes: they start at once, with the package already imported
+_FORK = multiprocessing.get_context("fork")
 
 
 def _shown_path(path: Path) -> str:
@@ -297,6 +295,7 @@ class Job:
         self.digest = None
         self.seconds = None           # execution time (this run, or the cached run's)
         self.reused = False
+        self.process = None           # while it executes: its own process
 
 
 def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs: int,
@@ -313,9 +312,7 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
                 entry, job.seconds = hit
                 job.dst.parent.mkdir(parents=True, exist_ok=True)
                 if not (job.dst.is_file() and job.dst.read_bytes() == entry.read_bytes()):
-                    tmp = job.dst.with_suffix(".ipynb.tmp")
-                    shutil.copyfile(entry, tmp)
-                    os.replace(tmp, job.dst)
+                    atomic.copy_file(entry, job.dst)
                 job.reused = True
                 _log(f"reused   {job.rel} (inputs unchanged since it ran in {job.seconds:.1f} s; "
                      f"{_shown_path(cache.folder)})")
@@ -350,33 +347,37 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
         _log(f"executed {job.rel} in {job.seconds:.1f} s -> {_shown_path(job.dst)}"
              + (f"; slowest: {slow}" if slow else ""))
 
-    if workers == 1:
-        for job in todo:
-            _log(f"started  {job.rel}")
-            finished(job, _run_job(job.src, job.dst, measurements, overrides))
-            if failed:
+    queue, running = list(todo), {}         # running: the pipe a chapter's result comes on -> job
+    try:
+        while queue or running:
+            while queue and len(running) < workers and not failed:
+                job = queue.pop(0)
+                _log(f"started  {job.rel}")
+                job.process, conn = _start_chapter_process(job, measurements, overrides)
+                running[conn] = job
+            if not running:
                 break
-    elif todo:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
-        try:
-            queue, running = list(todo), {}
-            while queue or running:
-                while queue and len(running) < workers and not failed:
-                    job = queue.pop(0)
-                    _log(f"started  {job.rel}")
-                    running[pool.submit(_run_job, job.src, job.dst, measurements, overrides)] = job
-                if not running:
-                    break
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    job = running.pop(fut)
-                    try:
-                        result = fut.result()
-                    except Exception as e:     # the worker process itself died
-                        result = {"error": _failure(e)}
-                    finished(job, result)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            for conn in mp_connection.wait(list(running)):
+                job = running.pop(conn)
+                try:
+                    result = conn.recv()
+                except EOFError:           # the process ended without a result: killed, or a crash
+                    job.process.join()
+                    result = {"error": f"its process ended (exit code {job.process.exitcode}) before "
+                                       "the chapter finished"}
+                conn.close()
+                job.process.join()
+                finished(job, result)
+    except interrupt.Interrupted as e:
+        interrupt.ignore_further_signals()
+        interrupt.end_descendants()       # the chapters' processes and their kernels
+        for job in running.values():      # a temporary a killed process could not remove
+            atomic.temporary_for(job.dst, job.process.pid).unlink(missing_ok=True)
+        e.stopped = [job.rel for job in running.values()]
+        raise
+    except Exception:                     # a bug here: no chapter process may outlive the runner
+        interrupt.end_descendants()
+        raise
     for job, code, message in failed:
         print(message, file=sys.stderr, flush=True)
     if failed:
@@ -396,6 +397,32 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
 
 
 def main(argv=None) -> int:
+    """The runner; Ctrl-C or SIGTERM ends every process it started (chapter processes, kernels),
+    says so in one line and ends the runner by that signal (costbook.book.interrupt)."""
+    with interrupt.raised_as_exception():
+        try:
+            return _main(argv)
+        except interrupt.Interrupted as e:
+            interrupt.ignore_further_signals()
+            interrupt.end_descendants()
+            interrupt.say(_interrupted(e))
+            interrupt.exit_by(e.signum)
+
+
+def _interrupted(e: interrupt.Interrupted) -> str:
+    """What an interrupt stopped, for its one line."""
+    if getattr(e, "rendering", None):
+        return (f"{e.name} while rendering {_shown_path(e.rendering)}; each page there is whole, "
+                "from this render or the one before")
+    stopped = getattr(e, "stopped", [])
+    if not stopped:
+        return f"{e.name}; no chapter was executing, nothing was left half-written"
+    return (f"{e.name}; stopped {len(stopped)} chapter{'s' * (len(stopped) != 1)} before they finished "
+            f"({', '.join(map(str, stopped))}): their executed copies were not written and nothing was "
+            "rendered; chapters that finished before are kept")
+
+
+def _main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("notebooks", nargs="*", type=Path, help="chapters to run (default: all in _quarto.yml)")
     ap.add_argument("--project", type=Path, default=Path("."))
@@ -404,7 +431,8 @@ def main(argv=None) -> int:
     ap.add_argument("--measurements", type=Path, help="measurement file the chapters price with "
                     "(default: the committed reference file)")
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
-                    help="override a parameter of the chapter (a Python literal); repeatable; needs "
+                    help="override a parameter of the chapter with a Python literal the chapter's "
+                         "parameters cell admits, e.g. --set 'PARAMS=\"aggressive\"'; repeatable; needs "
                          "exactly one chapter and --out")
     ap.add_argument("--from-env", action="store_true",
                     help=f"take the chapter, one NAME=VALUE and the measurement file from ${ENV_CHAPTER}, "
@@ -445,16 +473,20 @@ def main(argv=None) -> int:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
     if measurements is not None and not Path(measurements).is_file():
-        print(f"{prog}: error: --measurements {shown(str(measurements))}: no such file", file=sys.stderr)
+        print(f"{prog}: error: --measurements {shown_value(str(measurements))}: no such file", file=sys.stderr)
         return 2
     plan = []
-    for nb in chapters:
-        src = (root / nb).resolve() if not Path(nb).is_absolute() else Path(nb)
-        if not src.is_file():
-            print(f"{prog}: error: {shown(str(nb))}: no such chapter", file=sys.stderr)
-            return 2
-        rel = src.relative_to(root) if src.is_relative_to(root) else Path(src.name)
-        plan.append(Job(src, rel, src if args.inplace else args.out.resolve() / rel))
+    try:
+        for nb in chapters:
+            src = (root / nb).resolve() if not Path(nb).is_absolute() else Path(nb)
+            rel = src.relative_to(root) if src.is_relative_to(root) else Path(src.name)
+            notebook = read_chapter(src, str(nb))
+            if overrides:      # every value checked against the chapter's parameters cell, now
+                inject_parameters(notebook, overrides, str(rel))
+            plan.append(Job(src, rel, src if args.inplace else args.out.resolve() / rel))
+    except ParameterError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
     cache = None
     if not args.inplace:
         cache = ChapterCache(args.cache if args.cache else root / "build" / "cache" / "chapters")
@@ -463,7 +495,11 @@ def main(argv=None) -> int:
     if code:
         return code
     if args.render:
-        code = render_into(root, args.out.resolve(), args.render, measurements)
+        try:
+            code = render_into(root, args.out.resolve(), args.render, measurements)
+        except interrupt.Interrupted as e:
+            e.rendering = args.render
+            raise
         if code:
             print(f"{prog}: error: the chapters ran but the book did not render (see above)", file=sys.stderr)
             return code

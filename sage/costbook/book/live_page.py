@@ -31,7 +31,7 @@ from pathlib import Path
 
 from .. import live
 from ..escape import html_attribute, script_json
-from . import cache
+from . import atomic, cache
 
 ASSETS = Path(__file__).resolve().parent / "assets" / "live"
 SCRIPTS = ("pricing.js", "live.js")
@@ -98,7 +98,7 @@ def _prune(top: Path, keep: int) -> None:
 def copy_scripts(static: Path) -> None:
     (static / "live").mkdir(parents=True, exist_ok=True)
     for name in SCRIPTS:
-        shutil.copyfile(ASSETS / name, static / "live" / name)
+        atomic.copy_file(ASSETS / name, static / "live" / name)
 
 
 def _json_script(element_id: str, text: str, **attrs) -> str:

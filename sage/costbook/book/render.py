@@ -45,7 +45,6 @@ import json
 import os
 import posixpath
 import re
-import shutil
 import sys
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -60,7 +59,7 @@ from pygments.formatters import HtmlFormatter
 from .. import registry
 from ..escape import html_text
 from ..measurements import machine_text
-from . import live_page
+from . import atomic, interrupt, live_page
 from .cells import render_cells
 from .citations import TAGS_AND_CODE, Bibliography, CitationError, find_citations, table_citations_as_markers
 from .markdown import ChapterMarkdown, Section, first_h1, inline_markdown, split_heading_attrs, strip_tags, unlink
@@ -387,18 +386,18 @@ def copy_static(out_dir: Path, mathjax: Path | None = None, css_files=()) -> lis
     static = out_dir / STATIC
     mj = static / "mathjax"
     mj.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(mathjax, mj / MATHJAX_FILE)
+    atomic.copy_file(mathjax, mj / MATHJAX_FILE)
     lic = mathjax.parent.parent / "LICENSE"
     if lic.is_file():
-        shutil.copyfile(lic, mj / "LICENSE")
+        atomic.copy_file(lic, mj / "LICENSE")
     css = (ASSETS / CSS_NAME).read_text(encoding="utf-8")
     css += "\n/* Pygments (code highlighting) */\n" + HtmlFormatter().get_style_defs(".highlight") + "\n"
-    (static / CSS_NAME).write_text(css, encoding="utf-8")
+    atomic.write_text(static / CSS_NAME, css)
     names = [CSS_NAME]
     for path in css_files:
         if path.name in names:
             raise RenderError(f"two stylesheets named {path.name}")
-        shutil.copyfile(path, static / path.name)
+        atomic.copy_file(path, static / path.name)
         names.append(path.name)
     return names
 
@@ -479,8 +478,7 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
             pdf=_rel(href, pdf) if pdf else None,
         )
         dest = out_dir / href
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(page, encoding="utf-8")
+        atomic.write_text(dest, page)
         written.append(dest)
         if log is not None:
             log(f"{href}  <-  {_display_path(ch.source, root)}")
@@ -519,10 +517,15 @@ def main(argv=None) -> int:
     notebooks = args.notebooks if args.notebooks is not None else root / "build" / "chapters"
     out = args.out if args.out is not None else root / "build" / "book"
     try:
-        pages = render_book(root, out, notebooks, log=lambda line: print(f"  {line}"))
+        with interrupt.raised_as_exception():
+            pages = render_book(root, out, notebooks, log=lambda line: print(f"  {line}"))
     except (BookConfigError, RenderError) as e:
         print(f"render: error: {e}", file=sys.stderr)
         return 2
+    except interrupt.Interrupted as e:     # every page is written whole (atomic): nothing to undo
+        interrupt.say(f"{e.name} while rendering {out}; each page there is whole, from this render "
+                      "or the one before")
+        interrupt.exit_by(e.signum)
     out = out.resolve()
     print(f"Book ({len(pages)} pages): open file://{out / pages[0].relative_to(out)}")
     return 0
