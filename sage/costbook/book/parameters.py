@@ -27,6 +27,8 @@ import re
 
 import nbformat
 
+from .. import registry
+
 INJECTED_TAG = "injected-parameters"
 SPEC_KEY = "costbook"                 # the parameters cell's metadata: {"costbook": {"parameters": ...}}
 
@@ -147,9 +149,8 @@ def _allowed(spec: dict, name: str, where: str):
     if isinstance(allowed, dict) and set(allowed) == {"min", "max"}:
         return (allowed["min"], allowed["max"], False)
     if isinstance(allowed, dict) and set(allowed) == {"scheme", "option"}:
-        from .. import schemes
         try:
-            options = schemes.get(allowed["scheme"]).OPTIONS
+            options = registry.model(allowed["scheme"]).OPTIONS
         except Exception as e:        # a scheme folder that does not load: its error, in one line
             raise ParameterError(f"{where}: {name} takes scheme {allowed['scheme']}'s option "
                                  f"{allowed['option']}, but the scheme does not load "
@@ -158,7 +159,7 @@ def _allowed(spec: dict, name: str, where: str):
             raise ParameterError(f"{where}: {name} is declared as scheme {allowed['scheme']}'s option "
                                  f"{allowed['option']}, which it does not have")
         choices = options[allowed["option"]][1]
-        if isinstance(choices, schemes.Bounds):
+        if isinstance(choices, registry.Bounds):
             return (choices.low, choices.high, choices.zero is not None and not spec.get("nonzero"))
         return tuple(choices)
     if isinstance(allowed, dict) and set(allowed) == {"python"}:
