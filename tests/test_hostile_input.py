@@ -114,9 +114,7 @@ def executed(tmp_path_factory, hostile):
     (book / "chapters" / "live").mkdir()
     shutil.copy(ROOT / "chapters" / "live" / "veccom.json", book / "chapters" / "live" / "veccom.json")
     nb = nbformat.read(FIXTURE / "chapters" / "01-alpha.ipynb", as_version=4)
-    nb.cells.append(nbformat.v4.new_markdown_cell(
-        '```{ojs}\ncostbookLive.mount(document.createElement("div"), '
-        '[await FileAttachment("live/veccom.json").json()], costbookPricing)\n```\n'))
+    nb.cells.append(nbformat.v4.new_markdown_cell(live_page.block(["veccom"])))
     nb.cells.append(nbformat.v4.new_code_cell("display(Markdown(report.measured_machine(here)))", outputs=[
         nbformat.v4.new_output("display_data", data={"text/markdown": report.measured_machine(mset),
                                                      "text/plain": "<IPython.core.display.Markdown object>"}),

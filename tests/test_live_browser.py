@@ -6,6 +6,12 @@ each step's total, low and high from the page, and compares them with `costbook 
 in-process on the same file and parameters.  The page must request nothing but file: and data: URLs
 and raise no script error.  This machine's file, which the page embeds, has markup in its name and
 its machine: the widget must still load, and the page show those words as text.
+
+Then every chapter with a live estimate is read as a reader reads it: each step of the live table
+is named as the chapter's text or tables name it (the comparison chapter's, as the scheme's own
+chapter does), under a heading of the model that prices it; the what-if plot runs along the
+parameter of the chapter's own what-if figure and draws at least one line that moves; every
+parameter the plot offers moves some line; no two lines of a plot share a colour.
 """
 from __future__ import annotations
 
@@ -89,7 +95,8 @@ def this_machine() -> dict:
 
 
 @pytest.fixture(scope="module")
-def chapter_page(tmp_path_factory):
+def book_pages(tmp_path_factory) -> list:
+    """Every page of the offline book, rendered as `make book` renders it after measuring."""
     out = tmp_path_factory.mktemp("book")
     here = out / "this-machine.json"
     here.write_text(json.dumps(this_machine()))
@@ -102,8 +109,13 @@ def chapter_page(tmp_path_factory):
             del os.environ["COSTBOOK_MEASUREMENTS"]
         else:
             os.environ["COSTBOOK_MEASUREMENTS"] = old
+    return pages
+
+
+@pytest.fixture(scope="module")
+def chapter_page(book_pages):
     chapter = Path(schemes.manifest(SCHEME).CHAPTER).with_suffix(".html").name
-    return next(p for p in pages if p.name == chapter)
+    return next(p for p in book_pages if p.name == chapter)
 
 
 @pytest.fixture()
@@ -181,7 +193,8 @@ def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
     page.wait_for("document.querySelector('.costbook-live-words').dataset.machine === 'file'")
 
     words = page.js("document.querySelector('.costbook-live-words').textContent")
-    assert "reader-laptop.json" in words and f"{OPTION} = {VALUE}" in words, words
+    option_words = schemes.get(SCHEME).OPTION_WORDS[OPTION]
+    assert "reader-laptop.json" in words and f"{option_words}: {VALUE:,}" in words, words
     got = read_steps(page)
     expected, printed = cli_steps(SCHEME, str(reader), {**defaults, OPTION: VALUE}, defaults)
     assert expected is not None, printed
@@ -254,3 +267,118 @@ def test_the_page_refuses_a_hostile_file_as_costbook_check_does(chapter_page, br
     assert read_steps(page) == before
     errors = [e["params"] for e in page.events if e.get("method") == "Runtime.exceptionThrown"]
     assert not errors, errors
+
+
+# ------------------------------------------------------------------------------ read as a reader reads it
+
+LIVE_CHAPTERS = [Path(schemes.manifest(n).CHAPTER).stem for n in schemes.REGISTRY] + ["06-comparison"]
+
+
+def chapter_text(html_path: Path) -> str:
+    """The words of a chapter page outside its live estimate (text, tables, captions), whitespace
+    collapsed."""
+    from bs4 import BeautifulSoup
+    soup = BeautifulSoup(html_path.read_text(encoding="utf-8"), "html.parser")
+    for node in soup.select("div.costbook-live, script, style"):
+        node.decompose()
+    return " ".join(soup.get_text(" ").replace("\u00a0", " ").split())
+
+
+READ_WIDGET = """(() => {
+  const box = document.querySelector('.costbook-live');
+  const groups = [...box.querySelectorAll('table.costbook-live-table tbody[data-group]')].map(b => ({
+    heading: b.querySelector('tr.costbook-live-group th')?.textContent || '',
+    steps: [...b.querySelectorAll('tr[data-step]')].map(r => r.dataset.step)}));
+  const rows = [...box.querySelectorAll('tr[data-step]')].map(r => r.dataset.step);
+  const plots = [...box.querySelectorAll('figure.costbook-live-plot')].map(f =>
+    [...f.querySelectorAll('g.costbook-live-line')].map(g => ({
+      step: g.dataset.step, colour: g.querySelector('polyline').getAttribute('stroke'),
+      totals: g.dataset.totals.split(' ').map(Number)})));
+  const x = box.querySelector('select[data-control=x]');
+  return {groups, rows, plots, axis: x.value, axes: [...x.options].map(o => o.value),
+          controls: [...box.querySelectorAll('.costbook-live-option label')].map(l => l.textContent),
+          tooltips: [...box.querySelectorAll('.costbook-live-option')].map(p => p.title),
+          caption: box.querySelector('caption.costbook-live-words')?.textContent || ''};
+})()"""
+
+
+def moves(totals: list) -> bool:
+    return max(totals) > 1.01 * min(totals)
+
+
+def check_plots(widget: dict, where: str) -> None:
+    for lines in widget["plots"]:
+        colours = [line["colour"] for line in lines]
+        assert len(set(colours)) == len(colours), f"{where}: two lines of a plot share a colour: {lines}"
+        assert 0 < len(lines) <= 6, f"{where}: a plot of {len(lines)} lines"
+        assert all(moves(line["totals"]) for line in lines), f"{where}: a flat line drawn: {lines}"
+
+
+@pytest.mark.parametrize("stem", LIVE_CHAPTERS)
+def test_the_live_estimate_reads_like_its_chapter(book_pages, browser, stem):
+    chapter = next(p for p in book_pages if p.stem == stem)
+    page = browser
+    page.send("Runtime.enable")
+    page.send("Page.navigate", url=chapter.as_uri())
+    page.wait_for("document.readyState === 'complete' && document.querySelectorAll('.costbook-live tr[data-step]').length > 0")
+    shown = page.js("[...document.querySelectorAll('.costbook-live select[data-control=scheme] option')].map(o => o.textContent)") or [None]
+    titles = {schemes.manifest(n).TITLE: n for n in schemes.REGISTRY}
+    for i, title in enumerate(shown):
+        if title is not None:
+            page.js(f"""(() => {{ const s = document.querySelector('.costbook-live select[data-control=scheme]');
+                         s.value = '{i}'; s.dispatchEvent(new Event('change')); }})()""")
+        name = titles[title] if title is not None else next(n for n in schemes.REGISTRY
+                                                              if Path(schemes.manifest(n).CHAPTER).stem == stem)
+        where = f"{stem}, {name}"
+        widget = page.js(READ_WIDGET)
+        # the chapter's names: a scheme's own chapter (the comparison chapter shows it as there)
+        text = chapter_text(next(p for p in book_pages if p.stem == Path(schemes.manifest(name).CHAPTER).stem))
+        assert widget["rows"], where
+        missing = [label for label in widget["rows"] if " ".join(label.split()) not in text]
+        assert not missing, f"{where}: step labels the chapter's text and tables never name: {missing}"
+        # every step under the heading of its model, as the model groups them
+        declared = {g.heading: g.steps for g in getattr(schemes.get(name), "STEP_GROUPS", ())}
+        assert sum(len(g["steps"]) for g in widget["groups"]) == len(widget["rows"]), where
+        for g in widget["groups"]:
+            assert g["heading"] in declared and set(g["steps"]) <= set(declared[g["heading"]]), (where, g)
+        # the controls in the chapter's words, the command line in their tooltips, the parameters once
+        words = schemes.get(name).OPTION_WORDS
+        assert [c.rstrip(": ").lower() for c in widget["controls"]] == [w.lower() for w in words.values()], where
+        assert all(t.startswith(f"costbook estimate {name} --") for t in widget["tooltips"]), where
+        assert widget["caption"].count("priced with") == 1, where
+        # the default plot: along the chapter's own what-if parameter, at least one line moving
+        assert widget["axis"] == schemes.manifest(name).LIVE_AXIS, where
+        assert any(moves(line["totals"]) for lines in widget["plots"] for line in lines), \
+            f"{where}: the default what-if plot has no line that moves: {widget['plots']}"
+        check_plots(widget, f"{where}, along {widget['axis']}")
+        # every parameter the plot offers moves at least one line, drawn in its own colour
+        for axis in widget["axes"]:
+            page.js(f"""(() => {{ const s = document.querySelector('.costbook-live select[data-control=x]');
+                         s.value = '{axis}'; s.dispatchEvent(new Event('change')); }})()""")
+            along = page.js(READ_WIDGET)
+            assert along["axis"] == axis and along["plots"], f"{where}: nothing drawn along {axis}"
+            check_plots(along, f"{where}, along {axis}")
+        if os.environ.get("COSTBOOK_SCREENSHOTS"):
+            page.js(f"""(() => {{ const s = document.querySelector('.costbook-live select[data-control=x]');
+                         s.value = '{widget["axis"]}'; s.dispatchEvent(new Event('change')); }})()""")
+            shot(page, Path(os.environ["COSTBOOK_SCREENSHOTS"]) / f"live-{stem}-{name}.png")
+    errors = [e["params"] for e in page.events if e.get("method") == "Runtime.exceptionThrown"]
+    assert not errors, errors
+
+
+def shot(page: Page, path: Path) -> None:
+    """A PNG of the page's live estimate (COSTBOOK_SCREENSHOTS=DIR to keep them)."""
+    import base64
+    # the page's figures above load (lazily) and its mathematics is typeset first: either moves the widget
+    page.js("""Promise.all([MathJax.startup.promise, ...[...document.images].map(i => { i.loading = 'eager';
+               return i.decode().catch(() => 0); })]).then(() => true)""")
+    # a viewport as tall as the widget, scrolled to it (a capture beyond the viewport lays the page out anew)
+    height = page.js("Math.ceil(document.querySelector('.costbook-live').getBoundingClientRect().height) + 40")
+    page.send("Emulation.setDeviceMetricsOverride", width=1280, height=max(height, 800), deviceScaleFactor=1, mobile=False)
+    page.js("document.querySelector('.costbook-live').scrollIntoView() || true")
+    clip = page.js("""(() => { const r = document.querySelector('.costbook-live').getBoundingClientRect();
+                       return {x: r.left + scrollX - 8, y: r.top + scrollY - 8, width: r.width + 16, height: r.height + 16, scale: 1}; })()""")
+    got = page.send("Page.captureScreenshot", format="png", clip=clip)
+    page.send("Emulation.clearDeviceMetricsOverride")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(base64.b64decode(got["data"]))

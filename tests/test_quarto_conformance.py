@@ -316,35 +316,84 @@ def widget_violations(root: Path) -> list[str]:
     return out
 
 
-_OJS_BLOCK = re.compile(r"^```\{ojs\}[^\n]*\n(.*?)^```", re.S | re.M)
-_OJS_LOAD = re.compile(r"""\b(require|FileAttachment)\(\s*["']([^"']+)["']|\bimport\b[^;\n]*?\bfrom\s*["']([^"']+)["']""")
+# Quarto's start of a code cell (breakQuartoMd: ```{lang ...}) and end of a fenced block, and the
+# start of an OJS chunk as its line-number annotation (annotateOjsLineNumbers) matches it
+_CELL_START = re.compile(r"^\s*(`{3,})\s*\{([=A-Za-z][=A-Za-z0-9._]*)( *[ ,].*)?\}\s*$")
+_FENCE_END = re.compile(r"^\s*(`{3,})\s*$")
+_OJS_CHUNK = re.compile(r"^[\t ]*`{3,}\s*\{(ojs( *[ ,].*)?)\}\s*$")
+
+
+def quarto_cells(markdown: str) -> list[str]:
+    """The language of every code cell Quarto finds in a page's Markdown (its breakQuartoMd): a cell
+    opens at ```{lang} outside any fence and closes at a fence of as many backticks; a plain fence
+    (```) hides what it holds."""
+    cells, cell, fence = [], None, 0
+    for line in markdown.splitlines():
+        start, end = _CELL_START.match(line), _FENCE_END.match(line)
+        if start and not fence:
+            cell, fence = start[2], len(start[1])
+        elif end and fence and len(end[1]) == fence:
+            if cell is not None:
+                cells.append(cell)
+            cell, fence = None, 0
+        elif line.startswith("```") and not fence:
+            fence = len(line) - len(line.lstrip("`"))
+    return cells
+
+
+def ojs_block_count_violations(root: Path) -> list[str]:
+    """Quarto compiles every OJS cell of a page's Markdown and gives each the source line that
+    annotateOjsLineNumbers found for it, by index; for a notebook (.ipynb) that annotation finds none
+    (it reads only a .qmd's text), so each OJS cell of a chapter notebook is one "OJS block count
+    mismatch. Line number reporting is likely to be wrong" warning of `quarto render`.  A page's OJS
+    cells must be no more than the chunk starts its own text shows Quarto."""
+    out = []
+    for page in pages(root):
+        _, markdown = front_matter_and_markdown(root, page)
+        if page.endswith(".ipynb"):
+            for mime, text in outputs(json.loads((root / page).read_text(encoding="utf-8"))):
+                if mime == "text/markdown":
+                    markdown += "\n\n" + text
+        compiled = quarto_cells(markdown).count("ojs")
+        annotated = 0 if page.endswith(".ipynb") else sum(
+            bool(_OJS_CHUNK.match(line)) for line in (root / page).read_text(encoding="utf-8").splitlines())
+        if compiled > annotated:
+            out.append(f"{page}: {compiled} OJS cell(s), {annotated} annotated with a source line "
+                       f"({'a notebook has none' if page.endswith('.ipynb') else 'chunk starts'}): quarto render warns "
+                       f"\"OJS block count mismatch\" {compiled - annotated} time(s)")
+    return out
+
+
+_LIVE_BLOCK = re.compile(r"^```\{=html\}[ \t]*\n(.*?)^```", re.S | re.M)
+_SCRIPT_SRC = re.compile(r"""<script\b[^>]*\bsrc\s*=\s*["']([^"']+)["']""", re.I)
+_LIVE_DIV = re.compile(r"""<div\b[^>]*\bclass="costbook-live"[^>]*\bdata-live="([^"]*)\"""")
 
 
 def live_violations(root: Path) -> list[str]:
-    """The OJS cells of the live estimate load nothing from the network: Quarto's `require` takes a
-    bare name (or a URL) from a CDN, so every `require` and `import` is a path relative to the page,
-    to a file Quarto copies (project.resources); every `FileAttachment` names a file beside the
-    chapter.  The pages of chapters/ land in _book/chapters/, so a path is resolved from there."""
+    """The live estimate's raw HTML blocks load nothing from the network and nothing Quarto would not
+    copy: every script is a path relative to the page (chapters/*.html land in _book/chapters/), to a
+    file in project.resources; every scheme a block shows has its data beside the chapter
+    (live/<scheme>.json, which the page fetches), in project.resources too."""
     resources = [str(r) for r in (config(root).get("project") or {}).get("resources") or []]
+    shipped = lambda path: any(p.resolve() == path for r in resources for p in root.glob(r))
     out = []
     for page, nb in notebooks(root).items():
         folder = (root / page).parent
         for cell in nb.get("cells", []):
             if cell.get("cell_type") != "markdown":
                 continue
-            for block in _OJS_BLOCK.findall(source_text(cell)):
-                for what, target, imported in _OJS_LOAD.findall(block):
-                    what, target = (what, target) if what else ("import", imported)
-                    if re.match(r"\s*([a-z]+:)?//", target, re.I) or (
-                            what != "FileAttachment" and not target.startswith(("./", "../"))):
-                        out.append(f"{page}: OJS {what} {target!r} is not a relative path (Quarto loads it from the network)")
+            for block in _LIVE_BLOCK.findall(source_text(cell)):
+                wanted = [(f"data of {name}", f"live/{name}.json") for m in _LIVE_DIV.findall(block) for name in m.split()]
+                wanted += [("script", src) for src in _SCRIPT_SRC.findall(block)]
+                for what, target in wanted:
+                    if re.match(r"\s*([a-z]+:)?//", target, re.I) or target.startswith("/"):
+                        out.append(f"{page}: live {what} {target!r} is not a relative path (loaded from the network)")
                         continue
                     path = (folder / target).resolve()
                     if not path.is_file():
-                        out.append(f"{page}: OJS {what} {target!r}: no such file")
-                    elif what != "FileAttachment" and not any(
-                            p.resolve() == path for r in resources for p in root.glob(r)):
-                        out.append(f"{page}: OJS {what} {target!r} is not in project.resources (Quarto would not copy it)")
+                        out.append(f"{page}: live {what} {target!r}: no such file")
+                    elif not shipped(path):
+                        out.append(f"{page}: live {what} {target!r} is not in project.resources (Quarto would not copy it)")
     return out
 
 
@@ -430,6 +479,7 @@ SOURCE_CHECKS = {
     "network": network_violations,
     "widget scripts": widget_violations,
     "live estimate": live_violations,
+    "ojs block count": ojs_block_count_violations,
     "css": css_violations,
     "nocite": nocite_violations,
     "per-page labels": per_page_label_violations,
@@ -493,7 +543,8 @@ def test_checks_catch_what_they_look_for(tmp_path):
                                        "@misc{c, author = {Roe, R.}, title = {C}, year = {2021}}\n")
     nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# A\n\nSee [@b]."]},
                     {"cell_type": "markdown", "metadata": {}, "source": [
-                        '```{ojs}\np = require("d3")\nq = require("../x.js")\nd = FileAttachment("live/none.json")\n```\n']},
+                        '```{ojs}\np = 1\n```\n\n```{=html}\n<div class="costbook-live" data-live="none"></div>\n'
+                        '<script src="https://cdn.example.org/d3.js"></script>\n<script src="../x.js"></script>\n```\n']},
                     {"cell_type": "code", "metadata": {"execution": {"iopub.status.idle": "2026-01-01T00:00:00Z"}},
                      "execution_count": 1, "source": "t", "outputs": [{
                          "output_type": "display_data", "metadata": {},
@@ -513,7 +564,19 @@ def test_checks_catch_what_they_look_for(tmp_path):
     assert "no format.html.css" in css_violations(tmp_path)[0]
     (tmp_path / "x.js").write_text("")
     found = live_violations(tmp_path)
-    assert ["not a relative path" in found[0], "not in project.resources" in found[1], "no such file" in found[2]] == [True] * 3
+    assert ["no such file" in found[0], "not a relative path" in found[1], "not in project.resources" in found[2]] == [True] * 3
+    assert ojs_block_count_violations(tmp_path) == [
+        'chapters/01-a.ipynb: 1 OJS cell(s), 0 annotated with a source line (a notebook has none): quarto render '
+        'warns "OJS block count mismatch" 1 time(s)']
+    # a .qmd's chunks are annotated, a fenced example is no cell, a notebook's raw HTML is no OJS
+    preface = (tmp_path / "index.qmd").read_text()
+    (tmp_path / "index.qmd").write_text(preface + "\n```{ojs}\n1\n```\n\n````markdown\n```{ojs}\n2\n```\n````\n")
+    assert quarto_cells((tmp_path / "index.qmd").read_text()) == ["ojs"]
+    assert ojs_block_count_violations(tmp_path)[0].startswith("chapters/01-a.ipynb: 1 OJS cell(s)")
+    nb["cells"][1]["source"] = [nb["cells"][1]["source"][0].split("\n\n", 1)[1]]
+    (tmp_path / "chapters" / "01-a.ipynb").write_text(json.dumps(nb))
+    assert ojs_block_count_violations(tmp_path) == []
+    (tmp_path / "index.qmd").write_text(preface)
     assert "1 HTML output(s) that Quarto takes for widgets" in widget_violations(tmp_path)[0]
     assert [v.split(" (")[0] for v in nocite_violations(tmp_path)] == ["_quarto.yml: nocite lacks a",
                                                                       "_quarto.yml: nocite lacks b"]

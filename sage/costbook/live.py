@@ -13,6 +13,11 @@ the scheme priced with the file itself, the reader's file; where it priced with 
 the file's entries (one backend per key, say), the same copy of the reader's entries, found by
 running the scheme once more on a copy of the file whose every price is distinct (``_probe``).
 
+For a reader, each option carries its chapter's words (``model.OPTION_WORDS``), the export names
+the option the chapter's own what-if figure runs along (``manifest.LIVE_AXIS``), and the steps come
+in the groups of the model that prices them (``model.STEP_GROUPS``: a heading, the labels, a note),
+each step labelled as the chapter's tables name it.
+
 Also exported, as data: the measurement file's schema (measurement.schema.json, which ``costbook
 check`` interprets too) and the key families (``keys.FAMILIES``), so the page refuses a malformed file
 with the same message.
@@ -36,7 +41,9 @@ from pathlib import Path
 from . import cost, keys, measurement_schema, measurements, registry
 
 #: the version of the exported shape, checked by the page
-FORMAT = "costbook-live/1"
+FORMAT = "costbook-live/2"
+#: the most lines one what-if plot draws (each in its own colour): a group of steps holds no more
+MAX_LINES = 6
 
 
 def grid(model, manifest) -> dict:
@@ -61,6 +68,46 @@ def grid(model, manifest) -> dict:
             problem = f"values {bad!r} outside {allowed}" if bad else f"must hold the default {default!r}"
             raise registry.SchemeError(f"scheme {scheme!r}, LIVE_GRID {name!r}: {problem}")
         out[name] = values
+    return out
+
+
+def axis(model, manifest, offered: dict) -> str | None:
+    """The option the what-if plot runs along by default: the scheme's LIVE_AXIS (the parameter of
+    its chapter's what-if figure), which must be a numeric option offered at two values or more; else
+    the first such option, or None."""
+    scheme = model.__name__.split(".")[2]
+    numeric = [o for o, values in offered.items()
+               if isinstance(model.OPTIONS[o][1], registry.Bounds) and len([v for v in values if v > 0]) > 1]
+    chosen = getattr(manifest, "LIVE_AXIS", None)
+    if chosen is None:
+        return numeric[0] if numeric else None
+    if chosen not in numeric:
+        raise registry.SchemeError(f"scheme {scheme!r}, LIVE_AXIS {chosen!r}: not a numeric option the page offers "
+                                  f"at two positive values or more ({', '.join(numeric) or 'none is'})")
+    return chosen
+
+
+def groups(model, title: str, labels: list) -> list:
+    """The step groups of the export: the model's STEP_GROUPS, each holding at most MAX_LINES steps and
+    together every label of `labels` (the steps recorded at some point) exactly once; a model without
+    them has one group of all its steps under its title."""
+    scheme = model.__name__.split(".")[2]
+    declared = getattr(model, "STEP_GROUPS", None)
+    if not declared:
+        return [{"heading": title, "note": "", "steps": list(labels)}]
+    out, seen = [], {}
+    for g in declared:
+        if len(g.steps) > MAX_LINES:
+            raise registry.SchemeError(f"scheme {scheme!r}, STEP_GROUPS {g.heading!r}: {len(g.steps)} steps, "
+                                      f"more than a plot draws ({MAX_LINES})")
+        for label in g.steps:
+            if label in seen:
+                raise registry.SchemeError(f"scheme {scheme!r}, STEP_GROUPS: {label!r} in {seen[label]!r} and {g.heading!r}")
+            seen[label] = g.heading
+        out.append({"heading": g.heading, "note": g.note, "steps": list(g.steps)})
+    stray = [label for label in labels if label not in seen]
+    if stray:
+        raise registry.SchemeError(f"scheme {scheme!r}, STEP_GROUPS: no group holds {', '.join(map(repr, stray))}")
     return out
 
 
@@ -215,10 +262,15 @@ def export(name: str) -> dict:
                     row.append(recipe)
             priced[str(i)] = rows
         machines.append({"id": ident, "label": words, "name": mset.name, "kind": mset.kind, "points": priced})
+    labels = list(dict.fromkeys(row[0] for m in machines for rows in m["points"].values()
+                                if isinstance(rows, list) for row in rows))
+    option_words = getattr(model, "OPTION_WORDS", {})
     return {
         "format": FORMAT, "scheme": name, "title": manifest.TITLE,
-        "options": [{"name": o, "default": defaults[o], "allowed": _allowed(model.OPTIONS[o][1]),
-                     "offered": offered[o]} for o in names],
+        "chapter": Path(manifest.CHAPTER).with_suffix(".html").name, "section": manifest.SECTION,
+        "options": [{"name": o, "words": option_words.get(o, o), "default": defaults[o],
+                     "allowed": _allowed(model.OPTIONS[o][1]), "offered": offered[o]} for o in names],
+        "axis": axis(model, manifest, offered), "groups": groups(model, manifest.TITLE, labels),
         "applies": applies, "points": points,
         "machines": machines, "template": "reference",
         "counts": tables.counts, "orders": tables.orders, "sources": tables.sources, "views": list(views),

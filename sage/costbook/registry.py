@@ -90,10 +90,29 @@ class Bounds:
         return f"[{self.low}, {self.high}]" + (f" (or 0: {self.zero})" if self.zero else "")
 
 
-def option(default, allowed, why: str = ""):
+def option(default, allowed, why: str = "", words: str = ""):
     """A field of a scheme's ``seed.Parameters``: its default and what it admits (a tuple of
-    choices or Bounds), and why those bounds; ``options`` turns the fields into the CLI's OPTIONS."""
-    return field(default=default, metadata={"allowed": allowed, "why": why})
+    choices or Bounds), why those bounds, and what it is in its chapter's words and units ("spent
+    cards in the server's set"; the live estimate's control says it); ``options`` turns the fields
+    into the CLI's OPTIONS, ``option_words`` gives the words."""
+    return field(default=default, metadata={"allowed": allowed, "why": why, "words": words})
+
+
+def option_words(parameters) -> dict:
+    """{name: the chapter's words for the option} of a ``seed.Parameters`` dataclass (its name where
+    the field states none)."""
+    return {f.name: f.metadata.get("words") or f.name for f in fields(parameters)}
+
+
+@dataclass(frozen=True)
+class StepGroup:
+    """Steps that one model prices, shown together in the chapter's live estimate: `heading` says
+    which model; `steps`, the labels of its ``price`` calls, are the names the chapter's tables print
+    (one constant serves both); `note`, one line where the group measures something other than a
+    group beside it.  A model lists them in ``STEP_GROUPS``; ``costbook.live`` exports them."""
+    heading: str
+    steps: tuple
+    note: str = ""
 
 
 def options(parameters) -> dict:

@@ -1,26 +1,27 @@
-"""The live estimate in the offline book: a chapter's OJS cells become the same widget, offline.
+"""The live estimate in the offline book: a chapter's live block becomes the same widget, offline.
 
-A chapter holds its live estimate as Quarto OJS cells in a markdown cell::
+A chapter holds its live estimate as a raw HTML block in a markdown cell (no OJS: Quarto numbers the
+OJS blocks of a .ipynb by no source line, and warns "OJS block count mismatch" for each)::
 
-    ```{ojs}
-    //| echo: false
-    costbookPricing = require("../sage/costbook/book/assets/live/pricing.js")
-    costbookLive = require("../sage/costbook/book/assets/live/live.js")
-    costbookLive.mount(document.createElement("div"), [await FileAttachment("live/veccom.json").json()], costbookPricing)
+    ```{=html}
+    <div class="costbook-live" data-live="veccom"></div>
+    <script src="../sage/costbook/book/assets/live/pricing.js"></script>
+    <script src="../sage/costbook/book/assets/live/live.js"></script>
+    <script>costbookLive.mountAll(costbookPricing);</script>
     ```
 
-Quarto runs them (the JSON beside the chapter, ``chapters/live/<scheme>.json``, is committed).  This
-renderer has no OJS runtime: it replaces each such block by ``<div class="costbook-live"
-data-live="veccom">``, embeds the schemes' data in the page as ``<script type="application/json">``
-(a page opened from file:// may not fetch() a file; "<", ">" and "&" as \\u escapes,
-``escape.script_json``, so that no string in it ends the element or hides the scripts after it)
-and loads the same two scripts, pricing.js and live.js, as classic scripts from ``_static/live/``
-(Chromium refuses ES module imports from file://).  The data is the committed export (a scheme
-without one is exported here, ``costbook.live``, and kept in build/cache/live/ under the digest of
-its inputs).  When the book was made with this machine's measurement, the file itself is embedded
-too (``machine_script``): the page checks it with ``costbook check``'s rules and offers it as a
-machine, priced the way a reader's own file is, so offering it costs no export (the node test
-holds that way of pricing to the CLI).
+Quarto passes it through as it is; the page then fetches ``live/<scheme>.json`` beside it (the
+committed export, ``chapters/live/<scheme>.json``, a project resource), which needs the book served
+over HTTP.  This renderer replaces the block by the ``<div>`` alone, embeds the schemes' data in the
+page as ``<script type="application/json">`` (a page opened from file:// may not fetch() a file;
+"<", ">" and "&" as \\u escapes, ``escape.script_json``, so that no string in it ends the element or
+hides the scripts after it) and loads the same two scripts, pricing.js and live.js, as classic
+scripts from ``_static/live/``, once per page.  The data is the committed export (a scheme without
+one is exported here, ``costbook.live``, and kept in build/cache/live/ under the digest of its
+inputs).  When the book was made with this machine's measurement, the file itself is embedded too
+(``machine_script``): the page checks it with ``costbook check``'s rules and offers it as a machine,
+priced the way a reader's own file is, so offering it costs no export (the node test holds that way
+of pricing to the CLI).
 """
 from __future__ import annotations
 
@@ -34,36 +35,47 @@ from ..escape import html_attribute, script_json
 from . import atomic, cache
 
 ASSETS = Path(__file__).resolve().parent / "assets" / "live"
+ASSETS_PATH = "sage/costbook/book/assets/live"   # the same folder from the project's root (a Quarto resource)
 SCRIPTS = ("pricing.js", "live.js")
 KEEP = 4                             # exports kept in build/cache/live (other code)
-COMMITTED = "chapters/live"          # the exports Quarto's OJS cells attach (FileAttachment("live/..."))
-OJS_BLOCK = re.compile(r"^```\{ojs\}[^\n]*\n(.*?)^```[ \t]*$\n?", re.S | re.M)
-ATTACHMENT = re.compile(r"""FileAttachment\(\s*["']live/([a-z0-9_]+)\.json["']\s*\)""")
+COMMITTED = "chapters/live"          # the exports Quarto's pages fetch (live/<scheme>.json beside the page)
+RAW_HTML_BLOCK = re.compile(r"^```\{=html\}[ \t]*\n(.*?)^```[ \t]*$\n?", re.S | re.M)
+WIDGET = re.compile(r"""<div\s+class="costbook-live"\s+data-live="([a-z0-9_ ]+)"\s*>\s*</div>""")
 
 
 def replace_blocks(source: str) -> tuple[str, list]:
-    """A markdown cell's text with its OJS blocks replaced (a block that attaches live data becomes
-    the widget's container, a block that only loads the scripts nothing), and the schemes named."""
+    """A markdown cell's text with each raw HTML block that holds a live estimate replaced by the
+    widget's container alone (this renderer loads the scripts once, at the end of the page), and the
+    schemes named."""
     names = []
 
     def swap(m):
-        found = ATTACHMENT.findall(m.group(1))
+        found = [n for w in WIDGET.findall(m.group(1)) for n in w.split()]
         if not found:
-            return ""
+            return m.group(0)
         names.extend(n for n in found if n not in names)
         return f'<div class="costbook-live" data-live="{" ".join(found)}"></div>\n'
 
-    return OJS_BLOCK.sub(swap, source), names
+    return RAW_HTML_BLOCK.sub(swap, source), names
 
 
 def prepare(notebook) -> list:
-    """Replace the OJS blocks of a chapter's markdown cells in place; returns the schemes it shows."""
+    """Replace the live blocks of a chapter's markdown cells in place; returns the schemes it shows."""
     names = []
     for cell in notebook.cells:
-        if cell.cell_type == "markdown" and "```{ojs}" in cell.source:
+        if cell.cell_type == "markdown" and "costbook-live" in cell.source:
             cell.source, found = replace_blocks(cell.source)
             names.extend(n for n in found if n not in names)
     return names
+
+
+def block(names) -> str:
+    """The live block of a chapter that shows `names` (what its markdown cell holds): the container,
+    the two scripts by their path from the page (chapters/*.html, in both books), and the mount."""
+    return ("```{=html}\n"
+            f'<div class="costbook-live" data-live="{" ".join(names)}"></div>\n'
+            + "".join(f'<script src="../{ASSETS_PATH}/{s}"></script>\n' for s in SCRIPTS)
+            + "<script>costbookLive.mountAll(costbookPricing);</script>\n```\n")
 
 
 def exports(root: Path, names) -> dict:

@@ -20,3 +20,5 @@ CALIBRATION_CASES = ({"params": "aggressive"}, {"params": "conservative"})
 #: parameter set's), the challenge length (0: the model's), k' and |rho| at the CLI's defaults only
 LIVE_GRID = {"modulus_bits": (0, 2048, 3072, 4096, 6144, 8192, 12288, 16384), "k": (0, 128, 256),
              "k_prime": (128,), "rho_bits": (256,)}
+#: the what-if plot's default axis: the modulus size, as the chapter's what-if figures
+LIVE_AXIS = "modulus_bits"

@@ -22,13 +22,21 @@ from ...intervals import fmt_interval, fmt_of, spreadless
 from ...keys import modexp_key, sizes
 from ... import defaults, measurements
 from ...report import fmt_time
-from .. import options
+from .. import StepGroup, option_words, options
 from . import seed
 from .seed import ESTIMATES, PARAMETER_SETS, PUBLISHED, SEED_PRINTED_SIZES, Parameters, ParameterSet  # noqa: F401
 
 STEPS = ("encrypt", "prove", "verify", "decrypt")
 
 OPTIONS = options(Parameters)
+OPTION_WORDS = option_words(Parameters)
+
+#: the steps `estimate` prices (each labelled with its name in the chapter's tables), as the
+#: chapter's live estimate groups them
+STEP_GROUPS = (
+    StepGroup("CS03's four steps: the seed's exponentiation counts, or the scheme's counted by running the Sage code "
+              "(the counts chosen above)", STEPS),
+)
 
 #: options that only the spec model uses: given with the seed model, the CLI refuses them (the
 #: seed's masks are 2k bits, it has no k', |rho| or CRT decryption) instead of dropping them
@@ -174,7 +182,7 @@ def price_steps(counts: dict, source, backends=None) -> dict:
     """{step: Estimate} for a dict of step counts; derived modexp prices allowed and noted."""
     needs_gamma = any(not key.startswith("modexp/") for c in counts.values() for key in c)
     mset, order = _pricing_source(source, backends, needs_gamma)
-    return {step: price(c, mset, order, label=f"cs03 {step}", derive=True) for step, c in counts.items()}
+    return {step: price(c, mset, order, label=step, derive=True) for step, c in counts.items()}
 
 
 def price_models(source, backends=None, k: int = 256, k_prime: int = 128, rho_bits: int = 256) -> dict:

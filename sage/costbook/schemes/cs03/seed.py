@@ -73,18 +73,20 @@ class Parameters:
     0 meaning the model's (``MODEL_K``); k' = 128 the masks' statistical slack and |rho| = 256 the
     order of Gamma (P-256 in the seed's comparison with TZ), both for the spec model; crt: decrypt
     with the factors (spec model only)."""
-    params: str = option("conservative", tuple(PARAMETER_SETS))
-    model: str = option("seed", MODELS)
+    params: str = option("conservative", tuple(PARAMETER_SETS), words="parameter set")
+    model: str = option("seed", MODELS, words="counts: the seed's, or the scheme's (spec)")
     # the modulus: what the implementation accepts, no more: key generation needs at least
     # scheme.MIN_MODULUS_BITS (2048; 3072 for 128-bit security) and verify refuses a modulus past
     # proof.MAX_MODULUS_BITS (16384), so an estimate never prices an instance the scheme refuses
     # (each model also checks its range check's minimum below)
-    modulus_bits: int = option(0, Bounds(MIN_MODULUS_BITS, MAX_MODULUS_BITS, zero="the parameter set's |n|"))
+    modulus_bits: int = option(0, Bounds(MIN_MODULUS_BITS, MAX_MODULUS_BITS, zero="the parameter set's |n|"),
+                               words="modulus size |n| in bits")
     k: int = option(0, Bounds(1, 256, zero="the model's: 256 seed, 252 spec"),
-                    "the challenge is a truncated SHA-256 digest")
-    k_prime: int = option(128, Bounds(1, 1024))
-    rho_bits: int = option(256, Bounds(128, 4096), "the order of Gamma; P-256 and ristretto255 have 256 and 253 bits")
-    crt: str = option("no", ("no", "yes"))
+                    "the challenge is a truncated SHA-256 digest", words="challenge length k in bits")
+    k_prime: int = option(128, Bounds(1, 1024), words="statistical slack k' in bits")
+    rho_bits: int = option(256, Bounds(128, 4096), "the order of Gamma; P-256 and ristretto255 have 256 and 253 bits",
+                           words="|ρ|, the bits of the order of Γ")
+    crt: str = option("no", ("no", "yes"), words="decrypt with the factors (CRT)")
 
     def __post_init__(self):
         check_parameters(self)

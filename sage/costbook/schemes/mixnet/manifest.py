@@ -28,3 +28,5 @@ CALIBRATION_CASES = ({"n": 2, "m": 2}, {"n": 3, "m": 2}, {"n": 2, "m": 3})
 #: the values the book's page offers (python -m costbook.live): items by powers of ten up to the
 #: bound, mix-servers by powers of two
 LIVE_GRID = {"n": (1, 10, 100, 1000, 10_000, 100_000, 1_000_000), "m": (2, 4, 8, 16, 32, 64)}
+#: the what-if plot's default axis: the mix-servers, as the chapter's first what-if figure (fig-mixnet-whatif-m-times)
+LIVE_AXIS = "m"

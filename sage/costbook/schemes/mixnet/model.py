@@ -32,7 +32,7 @@ from ...counting import counting
 from ...intervals import fmt_named, named, spreadless
 from ...keys import modexp_key
 from ...report import fmt_time
-from .. import options
+from .. import StepGroup, option_words, options
 from . import artifact
 from .seed import (BASELINES, COLLAB_FACTOR, M_SEED, N_SEED, PUBLISHED, collab_zksnark_s,  # noqa: F401
                    Parameters, cpsnark_set_s, positive, published_sources, published_times)
@@ -41,6 +41,33 @@ OPTIONS = options(Parameters)
 #: with the published source the estimate is the seed's own numbers (its artifact ran BN254), so a curve
 #: chooses nothing there: it applies to sources that price the counts
 OPTION_APPLIES = {"curve": {"source": ("measured", "calibrated")}}
+OPTION_WORDS = option_words(Parameters)
+
+#: the protocols' and parties' names in the chapter's tables of the Sage code's counts
+PROTOCOL_NAMES = {"dbsm": "DB-SM", "dbrsm": "DB-RSM"}
+PARTY_NAMES = {"mixer": "per mix-server", "querier": "querier", "total": "querier + m mix-servers"}
+#: the baseline's O(n) part `estimate` prices (the chapter's table of it names it so)
+WITNESS_LABEL = "One RSA-accumulator membership witness"
+
+
+def sage_label(protocol: str, party: str) -> str:
+    """A party of a query of the Sage code, priced from its counts: "DB-SM in Sage, per mix-server"."""
+    return f"{PROTOCOL_NAMES[protocol]} in Sage, {PARTY_NAMES[party]}"
+
+
+#: what `estimate` prices with a file that prices the counts, as the chapter's live estimate groups it
+#: (the seed's machine prices the report's totals alone: its counts with the prices inferred from it)
+STEP_GROUPS = (
+    StepGroup("The artifact's sample report, rebuilt from its operation counts", tuple(artifact.TOTALS.values()),
+              "One mix-server's and the verifier's totals, as the report prints them (the artifact's code: "
+              "fixed-base tables, batched share proofs)."),
+    StepGroup("DB-SM and DB-RSM as written in Sage, from the counts of their run",
+              tuple(sage_label(p, party) for p in PROTOCOL_NAMES for party in PARTY_NAMES),
+              "\"querier + m mix-servers\" is the whole query, m mix-servers' work and the querier's; the report's rows "
+              "above are one mix-server's: compare per mix-server with per mix-server."),
+    StepGroup("The cpSNARK-Set baseline's O(n) part", (WITNESS_LABEL,),
+              "One exponentiation with an exponent of about (n − 1)·64 bits, for every proof."),
+)
 
 
 @dataclass(frozen=True)
@@ -203,7 +230,7 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
         out["reproduced"] = reproduction(n, m, security)
         return out
     order = backends or defaults.order(["modexp"], source=source)
-    w = price(witness_counts(n), source, order, label="one RSA-accumulator witness", derive=True)
+    w = price(witness_counts(n), source, order, label=WITNESS_LABEL, derive=True)
     out.update(named("rsa_accumulator_witness", w))
     out["rsa_accumulator_witness"] = w.to_dict()
     out["curve_switch"] = curve_switch(source) if "mcl" in source.backends else None
@@ -353,7 +380,7 @@ def protocol_estimate(source, protocol: str = "dbsm", n: int = N_SEED, m: int = 
     order = _curve_order(source, backends)
     est, notes = {}, []
     for party, c in counts.items():
-        est[party], said = price_sage_counts(c, source, order, label=f"{protocol} {party}")
+        est[party], said = price_sage_counts(c, source, order, label=sage_label(protocol, party))
         notes += [s for s in said if s not in notes]
     return (est, notes) if with_notes else est
 

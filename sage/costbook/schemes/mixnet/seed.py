@@ -75,10 +75,13 @@ def cpsnark_set_s(n: int, prove_s: float, witness_s: float) -> float:
 @dataclass(frozen=True)
 class Parameters:
     """One estimate of the traceable mixnets; the defaults are the CLI's and the seed's (n, m)."""
-    n: int = option(N_SEED, Bounds(1, 10**6), "items: the seed's 10^4, and what-if up to 10^6")
-    m: int = option(M_SEED, Bounds(2, 64), "mix-servers: at least two, each checks the others")
-    curve: str = option("bn254", ("bn254", "bls12_381"))
-    security: str = option("malicious", ("malicious", "hbc"))
+    n: int = option(N_SEED, Bounds(1, 10**6), "items: the seed's 10^4, and what-if up to 10^6",
+                    words="items n")
+    m: int = option(M_SEED, Bounds(2, 64), "mix-servers: at least two, each checks the others",
+                    words="mix-servers m")
+    curve: str = option("bn254", ("bn254", "bls12_381"), words="curve")
+    security: str = option("malicious", ("malicious", "hbc"),
+                           words="adversary: malicious, or honest-but-curious (hbc) mix-servers")
 
     def __post_init__(self):
         check_parameters(self)

@@ -27,3 +27,5 @@ CALIBRATION_CASES = (*VALIDATION_CASES, {"curve": "ristretto255", "punches": 10,
 #: over their bounds (0: no database scan).  Each BLS12-381 value runs the Sage protocol once (about
 #: 0.08 s a punch), so the page stops at 50 punches; the CLI takes up to 100.
 LIVE_GRID = {"punches": (1, 2, 4, 10, 20, 50), "db_size": (0, 1000, 100_000, 1_000_000)}
+#: the what-if plot's default axis: the spent-card set, as the chapter's what-if figure (fig-punch-dbsize)
+LIVE_AXIS = "db_size"

@@ -21,7 +21,7 @@ from ...counting import counting
 from ...derived import loo_pivot, nnls_relative, ratio_source, spread_of
 from ...intervals import fmt_interval, fmt_of, interval, spreadless
 from ...measurements import MeasurementSet
-from .. import options
+from .. import StepGroup, option_words, options
 from . import curves, mergeable, ristretto
 from .prices import (NATIVE, SEED_BACKEND, SEED_FILE, _single, anchor_for, anchors, kind_of,  # noqa: F401
                      native_prices, seed_machine_prices)
@@ -32,6 +32,7 @@ from .seed import (CURVES, LABELS, PRICE_FILE, Parameters, STEPS, VARIANTS, mess
 PUBLISHED = PRICE_FILE
 
 OPTIONS = options(Parameters)
+OPTION_WORDS = option_words(Parameters)
 
 #: options used only in some estimates, refused by the CLI elsewhere instead of dropped: the
 #: redemption check is the BLS12-381 merge's, and the model completes the seed's laptop (a
@@ -40,6 +41,22 @@ OPTION_APPLIES = {"redeem_check": {"curve": ("bls12_381",)}, "model": {"source":
 
 CLIENT_STEPS = ("client_setup", "client_punch", "client_redeem")
 SERVER_STEPS = ("server_setup", "server_punch", "server_redeem")
+
+#: one card's whole life (``per_redemption``): the names the chapter's table of a card's cost prints
+CARD_LABELS = {"client": "Client, setup to redemption", "server": "Server, punches and redemption"}
+#: the server redemption's probe of the spent-card set: the one cost that grows with the set
+LOOKUP_LABEL = "Server redeem's spent-card lookup"
+
+#: the steps `estimate` prices, as the chapter's live estimate groups them
+STEP_GROUPS = (
+    StepGroup("Each step of the card, counted by running the Sage code (a punch step is one punch)",
+              tuple(LABELS[s] for s in STEPS)),
+    StepGroup("One card's whole life: setup, n punches, redemption (on BLS12-381, two cards of n/2 punches merged)",
+              tuple(CARD_LABELS.values()),
+              "Sums of the steps above: the shop's setup is once per shop and left out; what grows with the punches."),
+    StepGroup("The spent-card check", (LOOKUP_LABEL,),
+              "The hash-set probe inside the server's redemption: the only cost that grows with the set of spent cards."),
+)
 
 
 # ---------------------------------------------------------------------------
@@ -144,6 +161,11 @@ def per_redemption(counts: dict, curve: str, punches: int) -> dict:
     client = counts["client_setup"] * cards + counts["client_punch"] * punches + counts["client_redeem"]
     server = counts["server_punch"] * punches + counts["server_redeem"]
     return {"client": client, "server": server}
+
+
+def spent_set_lookup(counts: dict) -> Counts:
+    """The part of the server's redemption that probes the set of spent cards (its hashset keys)."""
+    return Counts({k: n for k, n in counts["server_redeem"].items() if k.startswith("hashset/")})
 
 
 # ---------------------------------------------------------------------------
@@ -318,7 +340,9 @@ def estimate(source: MeasurementSet, backends=None, curve: str = "ristretto255",
     keys = {k for c in counts.values() for k in c}
     prices = priced_set(curve, source, keys, backends, model, native)
     est = price_steps(counts, prices)
-    per_card = {side: price(c, prices) for side, c in per_redemption(counts, curve, punches).items()}
+    per_card = {side: price(c, prices, label=CARD_LABELS[side])
+                for side, c in per_redemption(counts, curve, punches).items()}
+    lookup = price(spent_set_lookup(counts), prices, label=LOOKUP_LABEL)
     out = {
         "scheme": "punchcard", "curve": curve, "punches": punches, "db_size": db_size,
         "redeem_check": redeem_check if curve == "bls12_381" else None,
@@ -329,7 +353,8 @@ def estimate(source: MeasurementSet, backends=None, curve: str = "ristretto255",
                       "breakdown": est[s].to_dict()["breakdown"]} for s in STEPS},
         "per_redemption": {side: e.total for side, e in per_card.items()},
         "per_redemption_interval": {side: interval(e) for side, e in per_card.items()},
-        "prices_without_spread": spreadless(prices, [*est.values(), *per_card.values()]),
+        "spent_set_lookup": interval(lookup),
+        "prices_without_spread": spreadless(prices, [*est.values(), *per_card.values(), lookup]),
         "message_bytes": message_sizes(curve, redeem_check),
     }
     if source.kind == "published" and (curve, redeem_check) != ("bls12_381", "two"):

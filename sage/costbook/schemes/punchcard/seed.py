@@ -230,13 +230,13 @@ MODELS = ("scaled", "implied")
 class Parameters:
     """One estimate of the punch cards; the defaults are the CLI's and the seed's runs (10 punches,
     an empty database: seed 000's benchmark table)."""
-    curve: str = option("ristretto255", CURVES)
+    curve: str = option("ristretto255", CURVES, words="curve")
     # the code runs once per estimate: 100 punches take seconds on BLS12-381 (the seed's runs: 10)
-    punches: int = option(10, Bounds(1, 100))
+    punches: int = option(10, Bounds(1, 100), words="punches per card")
     # the spent-card set is built in memory: 10^6 entries (the seed's largest database, about 100 MB)
-    db_size: int = option(0, Bounds(0, 1_000_000))
-    redeem_check: str = option("single", REDEEM_CHECKS)
-    model: str = option("scaled", MODELS)
+    db_size: int = option(0, Bounds(0, 1_000_000), words="spent cards in the server's set")
+    redeem_check: str = option("single", REDEEM_CHECKS, words="redemption check of the merged card (pairings)")
+    model: str = option("scaled", MODELS, words="the seed's laptop: prices scaled, or with the implied factors")
 
     def __post_init__(self):
         check_parameters(self)

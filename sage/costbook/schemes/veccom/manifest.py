@@ -18,3 +18,5 @@ CALIBRATION_CASES = ({"n": 16}, {"n": 64}, {"n": 256}, {"n": 1024})
 #: the values of n the book's page offers (python -m costbook.live): every power of two up to the
 #: bound, and the powers of ten the chapter uses
 LIVE_GRID = {"n": tuple(sorted({1 << e for e in range(1, 21)} | {10, 100, 1000, 10_000, 100_000, 1_000_000}))}
+#: the what-if plot's default axis: the vector length, as the chapter's what-if figures
+LIVE_AXIS = "n"

@@ -19,7 +19,7 @@ from ...counting import counting
 from ... import defaults, measurements
 from ...derived import entry, price_set, ratio_source
 from ...intervals import fmt_of, interval, spreadless
-from .. import options
+from .. import StepGroup, option_words, options
 from . import merkle, pointproofs as PP
 from .seed import (PUBLISHED, SEED_CLAIMS, SEED_FILE, SEED_MAC_G1_ADD_S, SEED_SIZE_LINES,  # noqa: F401
                    VALUE_BYTES, Claim, Parameters, published)
@@ -29,6 +29,22 @@ POINTPROOFS_OPS = ("commit", "prove", "verify", "commit_update", "proof_update")
 MERKLE_OPS = ("commit", "prove", "verify", "commit_update", "proof_update_no_helper", "proof_update_with_helper")
 
 OPTIONS = options(Parameters)
+OPTION_WORDS = option_words(Parameters)
+
+
+def op_label(scheme: str, op: str) -> str:
+    """An operation's name in the chapter's tables and in `estimate` ("pointproofs/commit")."""
+    return f"{scheme}/{op}"
+
+
+#: the operations `estimate` prices, as the chapter's live estimate groups them
+STEP_GROUPS = (
+    StepGroup("Pointproofs, counted by running the Sage code (BLS12-381)",
+              tuple(op_label("pointproofs", op) for op in POINTPROOFS_OPS)),
+    StepGroup("The Merkle tree, counted by running the Sage code (SHA-256)",
+              tuple(op_label("merkle", op) for op in MERKLE_OPS),
+              "A Merkle proof, and a proof update with the helper, are copied from stored data: they cost no hashing."),
+)
 
 
 def _bench_key(scheme: str, op: str) -> tuple:
@@ -236,9 +252,9 @@ def estimate(source, backends=None, n: int = 1000, msm="no", native=None) -> dic
     priced = []
     for scheme, counts in (("pointproofs", pc), ("merkle", mc)):
         for op, c in counts.items():
-            est = price(c, source, order, label=f"{scheme} {op}", derive=True)
+            est = price(c, source, order, label=op_label(scheme, op), derive=True)
             priced.append(est)
-            out["ops"][f"{scheme}/{op}"] = {**interval(est), "breakdown": est.to_dict()["breakdown"]}
+            out["ops"][op_label(scheme, op)] = {**interval(est), "breakdown": est.to_dict()["breakdown"]}
     out["prices_without_spread"] = spreadless(source, priced)
     out["left_out"] = INTERPRETER_LEFT_OUT
     return out

@@ -57,8 +57,8 @@ class Parameters:
     """One estimate of both vector commitments; the defaults are the CLI's (n = 1000: the seed's
     Merkle figures, line 53)."""
     # formulas in n; the mean Merkle update height walks n positions, so 2^20 takes a second
-    n: int = option(1000, Bounds(2, 1 << 20))
-    msm: str = option("no", ("no", "yes"))
+    n: int = option(1000, Bounds(2, 1 << 20), words="vector length n")
+    msm: str = option("no", ("no", "yes"), words="commit and prove as one MSM")
 
     def __post_init__(self):
         check_parameters(self)

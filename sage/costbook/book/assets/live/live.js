@@ -1,7 +1,12 @@
-/* costbook live estimate: the page's controls, table and what-if plot (DOM only; the pricing is
+/* costbook live estimate: the page's controls, table and what-if plots (DOM only; the pricing is
  * pricing.js).  mount(container, datasets, pricing) fills `container` for one or more schemes'
- * exports (costbook/live.py) and returns it.  Loaded as a classic script by the offline book and
- * through require() by Quarto's OJS; no framework, nothing from the network.
+ * exports (costbook/live.py) and returns it.  Loaded as a classic script, in the offline book and
+ * in Quarto's pages alike; no framework, nothing from the network.
+ *
+ * It reads as its chapter does: each option is named in the chapter's words (its command-line form
+ * in a tooltip and in one line under the controls), each step carries the label the chapter's
+ * tables print, under the heading of the model that prices it, and the what-if plots draw, one
+ * plot per model, the steps that change along the chosen parameter.
  */
 (function (root, factory) {
   const api = factory();
@@ -11,7 +16,12 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
-  const FORMAT = "costbook-live/1";       // costbook/live.py's FORMAT
+  const FORMAT = "costbook-live/2";       // costbook/live.py's FORMAT
+  // one colour per line of a plot (Okabe and Ito's palette, told apart with colour-blindness too);
+  // a plot draws at most as many lines as there are colours (costbook/live.py's MAX_LINES)
+  const COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"];
+  // a line whose largest total is within 1% of its smallest is flat: a log-scale plot shows it level
+  const FLAT_WITHIN = 0.01;
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -30,10 +40,24 @@
     return node;
   }
 
+  const cliFlag = (name) => `--${name.replace(/_/g, "-")}`;
+
   function allowedWords(opt) {
     const a = opt.allowed;
     if (a.choices) return `one of ${a.choices.join(", ")}`;
     return `an integer in [${a.low}, ${a.high}]` + (a.zero ? ` (or 0: ${a.zero})` : "");
+  }
+
+  /** A value as a reader reads it: 0 of an option whose 0 means something says what. */
+  function valueWords(opt, v) {
+    if (!opt.allowed.choices && v === 0 && opt.allowed.zero) return `0 (${opt.allowed.zero})`;
+    return typeof v === "number" ? v.toLocaleString("en-US") : String(v);
+  }
+
+  /** Whether a line's totals stay within FLAT_WITHIN of each other. */
+  function isFlat(points) {
+    const ys = points.map((p) => p[1]);
+    return Math.max(...ys) <= (1 + FLAT_WITHIN) * Math.min(...ys);
   }
 
   function mount(container, datasets, P, thisMachine) {
@@ -45,7 +69,7 @@
     }
     const uid = "live" + Math.random().toString(36).slice(2, 8);
     const state = { scheme: 0, machine: datasets[0].template, own: null, ownFile: "", here: null, hereFile: "",
-                    values: {}, x: null };
+                    values: {}, x: null, hidden: new Set() };
     // every word here is text (textContent), a file's too: MathJax must not read "$...$" in it as TeX
     container.classList.add("costbook-live", "tex2jax_ignore");
     container.replaceChildren();
@@ -53,17 +77,18 @@
     const data = () => datasets[state.scheme];
     const resetValues = () => {
       state.values = Object.fromEntries(data().options.map((o) => [o.name, o.default]));
-      const numeric = data().options.filter((o) => !o.allowed.choices && o.offered.length > 1);
-      state.x = numeric.length ? numeric[0].name : null;
+      state.x = data().axis;
+      state.hidden = new Set();
     };
     resetValues();
 
     const schemeRow = el("p", {});
+    const chapterLink = el("a", {});
     if (datasets.length > 1) {
       const sel = el("select", { id: `${uid}-scheme`, "data-control": "scheme" });
       datasets.forEach((d, i) => sel.append(el("option", { value: i, text: d.title })));
       sel.addEventListener("change", () => { state.scheme = Number(sel.value); resetValues(); build(); });
-      schemeRow.append(el("label", { for: `${uid}-scheme`, text: "Scheme: " }), sel);
+      schemeRow.append(el("label", { for: `${uid}-scheme`, text: "Scheme: " }), sel, " (each step named as in ", chapterLink, ")");
     }
 
     const machineSel = el("select", { id: `${uid}-machine`, "data-control": "machine" });
@@ -74,12 +99,12 @@
       el("p", {}, el("label", { for: `${uid}-file`, text: "Or your own measurement file (written by costbook measure): " }), fileInput),
       fileMsg);
     const controls = el("div", { class: "costbook-live-controls" });
-    const words = el("p", { class: "costbook-live-words", "aria-live": "polite" });
+    const cli = el("p", { class: "costbook-live-cli" });
     const table = el("table", { class: "costbook-live-table" });
     const xSel = el("select", { id: `${uid}-x`, "data-control": "x" });
-    const plotBox = el("figure", { class: "costbook-live-plot" });
-    container.append(schemeRow, machineRow, controls, words, table,
-                     el("p", {}, el("label", { for: `${uid}-x`, text: "What-if plot against: " }), xSel), plotBox);
+    const xRow = el("p", { class: "costbook-live-axis" }, el("label", { for: `${uid}-x`, text: "What-if plots against: " }), xSel);
+    const plots = el("div", { class: "costbook-live-plots" });
+    container.append(schemeRow, machineRow, controls, cli, table, xRow, plots);
 
     fileInput.addEventListener("change", () => {
       const file = fileInput.files && fileInput.files[0];
@@ -133,14 +158,17 @@
       if (state.machine === "file") return `your file ${state.ownFile} (${state.own.name})`;
       if (state.machine === "here") return `this machine's measurement ${state.hereFile} (${state.here.name})`;
       const m = data().machines.find((x) => x.id === state.machine);
-      return `${m.label} (${m.name})`;
+      return `${m.label}, measurement file ${m.name}`;
     }
     const own = () => (state.machine === "file" ? state.own : state.machine === "here" ? state.here : null);
     const kind = () => (own() ? own().kind : data().machines.find((m) => m.id === state.machine).kind);
+    const sourceArg = () => (state.machine === "file" ? state.ownFile : state.machine === "here" ? state.hereFile : state.machine);
 
     function build() {
       const d = data();
       if (!own() && !d.machines.some((m) => m.id === state.machine)) state.machine = d.template;
+      chapterLink.replaceChildren("its chapter");
+      chapterLink.setAttribute("href", `${d.chapter}#${d.section}`);
       machineSel.replaceChildren(...d.machines.map((m) => el("option", { value: m.id, text: m.label })));
       if (state.here) machineSel.append(el("option", { value: "here", text: `this machine: ${state.hereFile}` }));
       if (state.own) machineSel.append(el("option", { value: "file", text: `your file: ${state.ownFile}` }));
@@ -149,21 +177,19 @@
       for (const opt of d.options) {
         const id = `${uid}-opt-${opt.name}`;
         const sel = el("select", { id, "data-option": opt.name });
-        for (const v of opt.offered) sel.append(el("option", { value: String(v), text: String(v) }));
+        for (const v of opt.offered) sel.append(el("option", { value: String(v), text: valueWords(opt, v) }));
         sel.addEventListener("change", () => {
           state.values[opt.name] = opt.allowed.choices ? sel.value : Number(sel.value);
           update();
         });
-        const offered = opt.allowed.choices || opt.offered.length === opt.allowed.high - opt.allowed.low + 1 ? "" :
-          opt.offered.length > 1 ? `; the page offers the ${opt.offered.length} values listed` : "; the page keeps it at the CLI's default";
-        controls.append(el("p", { class: "costbook-live-option" },
-          el("label", { for: id, text: `${opt.name}: ` }), sel,
-          el("span", { class: "costbook-live-allowed", text: ` (costbook estimate ${d.scheme} --${opt.name.replace(/_/g, "-")}: ${allowedWords(opt)}${offered})` })));
+        const all = opt.allowed.choices || opt.offered.length === opt.allowed.high - opt.allowed.low + 1;
+        const offered = all ? "" : opt.offered.length > 1 ? `; the page offers ${opt.offered.length} of them`
+                                                          : "; the page keeps the default";
+        const cliForm = `costbook estimate ${d.scheme} ${cliFlag(opt.name)}: ${allowedWords(opt)}${offered}`;
+        controls.append(el("p", { class: "costbook-live-option", title: cliForm },
+          el("label", { for: id, text: `${opt.words[0].toUpperCase()}${opt.words.slice(1)}: ` }), sel,
+          el("span", { class: "costbook-live-na", "aria-live": "polite" })));
       }
-      const numeric = d.options.filter((o) => !o.allowed.choices && o.offered.length > 1);
-      xSel.replaceChildren(...numeric.map((o) => el("option", { value: o.name, text: o.name })));
-      if (state.x) xSel.value = state.x;
-      xSel.disabled = !numeric.length;
       update();
     }
 
@@ -176,54 +202,25 @@
 
     function effective() {
       // an option that does not apply (OPTION_APPLIES) stays at its default, as on the command line
-      const d = data(), values = { ...state.values };
+      const d = data(), values = { ...state.values }, applying = new Set();
       for (const opt of d.options) {
         const ok = P.applies(d, opt.name, values, kind());
         const sel = controls.querySelector(`[data-option="${opt.name}"]`);
         sel.disabled = !ok;
-        sel.title = ok ? "" : "does not apply with the other choices or this machine's kind of file";
-        if (!ok) values[opt.name] = opt.default;
+        sel.parentNode.querySelector(".costbook-live-na").textContent = ok ? "" : " (does not apply with the other choices or this machine)";
+        if (ok) applying.add(opt.name);
+        else values[opt.name] = opt.default;
         sel.value = String(values[opt.name]);
       }
-      return values;
+      return { values, applying };
     }
 
-    function update() {
-      const d = data();
-      const values = effective();
-      const result = priced(values);
-      const params = d.options.map((o) => `${o.name} = ${values[o.name]}`).join(", ");
-      words.textContent = `${d.title}, priced with ${machineWords()}, with ${params}.`;
-      words.dataset.machine = state.machine;
-      table.replaceChildren(el("caption", { text: `Each step of ${d.title}: its time and interval (every price at its low or high bound), priced in this page with ${machineWords()}; ${params}.` }),
-                            el("thead", {}, el("tr", {}, el("th", { text: "step" }), el("th", { text: "time [low–high]" }))));
-      const body = el("tbody");
-      if (result.refused !== undefined) {
-        body.append(el("tr", { "data-refused": "" }, el("td", { colspan: 2, text: `Not priced: ${result.refused}` })));
-      } else {
-        for (const s of result.steps) {
-          const row = el("tr", { "data-step": s.label }, el("td", { text: s.label }));
-          if (s.error) row.append(el("td", { "data-error": "", text: `not priced: ${s.error}` }));
-          else {
-            row.append(el("td", { class: "num", text: P.fmtInterval(s.total, s.low, s.high) }));
-            Object.assign(row.dataset, { total: String(s.total), low: String(s.low), high: String(s.high) });
-          }
-          body.append(row);
-        }
-      }
-      table.append(body);
-      plot(values);
-    }
-
-    function plot(values) {
-      const d = data();
-      plotBox.replaceChildren();
-      if (!state.x) return;
-      const opt = d.options.find((o) => o.name === state.x);
-      const xs = opt.offered.filter((v) => v > 0);
+    /** {label: [[x, total, low, high], ...]} of every step along option `name`, the others at `values`. */
+    function along(name, values) {
+      const opt = data().options.find((o) => o.name === name);
       const series = new Map();
-      for (const x of xs) {
-        const r = priced({ ...values, [state.x]: x });
+      for (const x of opt.offered.filter((v) => v > 0)) {
+        const r = priced({ ...values, [name]: x });
         if (r.refused !== undefined) continue;
         for (const s of r.steps) {
           if (s.error || !(s.total > 0)) continue;
@@ -231,22 +228,92 @@
           series.get(s.label).push([x, s.total, s.low, s.high]);
         }
       }
-      const W = 760, H = 340, L = 70, R = 250, T = 10, B = 40;
-      const all = [...series.values()].flat();
-      const cap = el("figcaption", {});
-      if (!all.length) {
-        cap.textContent = `No step is priced for these values against ${state.x}.`;
-        plotBox.append(cap);
-        return;
+      return series;
+    }
+
+    const moving = (series) => [...series.values()].some((pts) => pts.length > 1 && !isFlat(pts));
+
+    function update() {
+      const d = data();
+      const { values, applying } = effective();
+      const result = priced(values);
+      const params = d.options.filter((o) => applying.has(o.name)).map((o) => `${o.words}: ${valueWords(o, values[o.name])}`);
+      const flags = d.options.filter((o) => applying.has(o.name) && values[o.name] !== o.default)
+        .map((o) => `${cliFlag(o.name)} ${values[o.name]}`);
+      cli.replaceChildren("From the command line: ",
+        el("code", { text: ["costbook estimate", d.scheme, "--source", sourceArg(), ...flags].join(" ") }));
+      // the one statement of the machine and the parameters
+      const caption = el("caption", { class: "costbook-live-words",
+        text: `${d.title[0].toUpperCase()}${d.title.slice(1)}, priced with ${machineWords()}, for ${params.join("; ")}. ` +
+              "Each time with its interval [low–high]: every price at its low and at its high bound." });
+      caption.dataset.machine = state.machine;
+      table.replaceChildren(caption, el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "step" }),
+                                                                  el("th", { scope: "col", text: "time [low–high]" }))));
+      if (result.refused !== undefined) {
+        table.append(el("tbody", {}, el("tr", { "data-refused": "" }, el("td", { colspan: 2, text: `Not priced: ${result.refused}` }))));
+      } else {
+        const byLabel = new Map(result.steps.map((s) => [s.label, s]));
+        d.groups.forEach((g, gi) => {
+          const steps = g.steps.filter((label) => byLabel.has(label)).map((label) => byLabel.get(label));
+          if (!steps.length) return;
+          const body = el("tbody", { "data-group": gi },
+            el("tr", { class: "costbook-live-group" }, el("th", { colspan: 2, scope: "colgroup", text: g.heading })));
+          if (g.note) body.append(el("tr", { class: "costbook-live-note" }, el("td", { colspan: 2, text: g.note })));
+          for (const s of steps) {
+            const row = el("tr", { "data-step": s.label }, el("td", { text: s.label }));
+            if (s.error) row.append(el("td", { "data-error": "", text: `not priced: ${s.error}` }));
+            else {
+              row.append(el("td", { class: "num", text: P.fmtInterval(s.total, s.low, s.high) }));
+              Object.assign(row.dataset, { total: String(s.total), low: String(s.low), high: String(s.high) });
+            }
+            body.append(row);
+          }
+          table.append(body);
+        });
       }
+      // the what-if axes: numeric options along which some step's time moves, here and now
+      const axes = d.options.filter((o) => !o.allowed.choices && o.offered.filter((v) => v > 0).length > 1)
+        .map((o) => [o, along(o.name, values)]).filter(([, series]) => moving(series));
+      xSel.replaceChildren(...axes.map(([o]) => el("option", { value: o.name, text: o.words })));
+      if (!axes.some(([o]) => o.name === state.x)) state.x = axes.length ? axes[0][0].name : null;
+      if (state.x) xSel.value = state.x;
+      xRow.hidden = !axes.length;
+      plots.replaceChildren();
+      if (state.x) plot(axes.find(([o]) => o.name === state.x));
+    }
+
+    function plot([opt, series]) {
+      const d = data();
+      const flat = [];
+      d.groups.forEach((g, gi) => {
+        const lines = [];
+        for (const label of g.steps) {
+          const pts = series.get(label);
+          if (!pts) continue;
+          if (pts.length < 2 || isFlat(pts)) flat.push(label);
+          else lines.push([label, pts]);
+        }
+        // a group holds at most as many steps as there are colours (MAX_LINES); an export without
+        // groups has one of all its steps, drawn six lines to a plot
+        for (let i = 0; i < lines.length; i += COLOURS.length)
+          plots.append(figure(g, gi, opt, lines.slice(i, i + COLOURS.length), g.steps.length <= COLOURS.length));
+      });
+      if (flat.length)
+        plots.append(el("p", { class: "costbook-live-flat",
+          text: `Flat in ${opt.words} (within ${FLAT_WITHIN * 100}% over the values offered), so not drawn: ${flat.join("; ")}.` }));
+    }
+
+    function figure(group, gi, opt, lines, byGroup) {
+      const xs = [...new Set(lines.flatMap(([, pts]) => pts.map((p) => p[0])))].sort((a, b) => a - b);
+      const W = 760, H = 300, L = 70, R = 270, T = 12, B = 40;
       const lx = (v) => Math.log10(v);
-      const [x0, x1] = [lx(Math.min(...xs)), lx(Math.max(...xs))];
-      const ys = all.flatMap((p) => [p[2], p[3], p[1]]).filter((v) => v > 0);
+      const [x0, x1] = [lx(xs[0]), lx(xs[xs.length - 1])];
+      const ys = lines.flatMap(([, pts]) => pts.flatMap((p) => [p[1], p[2], p[3]])).filter((v) => v > 0);
       const [y0, y1] = [Math.floor(lx(Math.min(...ys))), Math.ceil(lx(Math.max(...ys)))];
       const sx = (v) => L + ((lx(v) - x0) / (x1 - x0 || 1)) * (W - L - R);
       const sy = (v) => T + (1 - (lx(v) - y0) / (y1 - y0 || 1)) * (H - T - B);
       const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img",
-                                "aria-label": `each step's time against ${state.x}, log scales` });
+                                "aria-label": `${group.heading}: each step's time against ${opt.words}, log scales` });
       for (let e = y0; e <= y1; e++) {
         root.append(svg("line", { x1: L, x2: W - R, y1: sy(10 ** e), y2: sy(10 ** e), stroke: "#ddd" }));
         root.append(svg("text", { x: L - 6, y: sy(10 ** e) + 4, "text-anchor": "end", "font-size": 11 }, P.fmtInterval(10 ** e, 10 ** e, 10 ** e).split(" [")[0]));
@@ -254,43 +321,81 @@
       // label the powers of ten where the values hold two or more, else at most eight values
       const decades = xs.filter((x) => Number.isInteger(Math.log10(x)));
       const step = Math.ceil(xs.length / 8);
-      const ticks = decades.length >= 2 ? decades : xs.filter((x, i) => i % step === 0 || i === xs.length - 1);
+      const last = xs[xs.length - 1];
+      const ticks = decades.length >= 2 ? [...decades, ...(decades.includes(last) ? [] : [last])]
+                                        : xs.filter((x, i) => i % step === 0 || i === xs.length - 1);
       for (const x of ticks) {
         const text = x >= 1e4 && Number.isInteger(Math.log10(x)) ? `10^${Math.log10(x)}` : x.toLocaleString("en-US");
         root.append(svg("text", { x: sx(x), y: H - B + 16, "text-anchor": "middle", "font-size": 10 }, text));
       }
-      root.append(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", "font-size": 12 }, state.x));
-      const colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
-      [...series.entries()].forEach(([label, pts], i) => {
-        const c = colours[i % colours.length];
-        if (pts.length > 1) {
-          const band = pts.map((p) => `${sx(p[0])},${sy(p[3])}`).concat([...pts].reverse().map((p) => `${sx(p[0])},${sy(p[2])}`));
-          root.append(svg("polygon", { points: band.join(" "), fill: c, "fill-opacity": 0.15, stroke: "none" }));
-          root.append(svg("polyline", { points: pts.map((p) => `${sx(p[0])},${sy(p[1])}`).join(" "), fill: "none", stroke: c, "stroke-width": 1.5 }));
-        }
-        for (const p of pts) root.append(svg("circle", { cx: sx(p[0]), cy: sy(p[1]), r: 2.5, fill: c }));
-        root.append(svg("text", { x: W - R + 8, y: T + 14 + i * 15, "font-size": 11, fill: c }, label));
+      root.append(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", "font-size": 12 }, opt.words));
+      // direct labels at the lines' right ends, moved apart where they would overlap; a click on one
+      // hides or shows its line
+      const ends = lines.map(([label, pts], i) => ({ label, y: sy(pts[pts.length - 1][1]), i }));
+      ends.sort((a, b) => a.y - b.y);
+      for (let i = 1; i < ends.length; i++) ends[i].y = Math.max(ends[i].y, ends[i - 1].y + 14);
+      const overflow = ends.length ? ends[ends.length - 1].y - (H - B) : 0;
+      if (overflow > 0) for (const e of ends) e.y -= overflow;
+      const labelY = new Map(ends.map((e) => [e.label, e.y]));
+      lines.forEach(([label, pts], i) => {
+        const c = COLOURS[byGroup ? group.steps.indexOf(label) : i];
+        const line = svg("g", { class: "costbook-live-line", "data-step": label, "data-colour": c,
+                                "data-totals": pts.map((p) => p[1]).join(" ") });
+        const band = pts.map((p) => `${sx(p[0])},${sy(p[3])}`).concat([...pts].reverse().map((p) => `${sx(p[0])},${sy(p[2])}`));
+        line.append(svg("polygon", { points: band.join(" "), fill: c, "fill-opacity": 0.15, stroke: "none" }));
+        line.append(svg("polyline", { points: pts.map((p) => `${sx(p[0])},${sy(p[1])}`).join(" "), fill: "none", stroke: c, "stroke-width": 1.8 }));
+        for (const p of pts) line.append(svg("circle", { cx: sx(p[0]), cy: sy(p[1]), r: 2.5, fill: c }));
+        const last = pts[pts.length - 1];
+        line.append(svg("line", { x1: sx(last[0]) + 3, x2: W - R + 6, y1: sy(last[1]), y2: labelY.get(label), stroke: c, "stroke-width": 0.8 }));
+        if (state.hidden.has(label)) line.setAttribute("opacity", 0.08);
+        root.append(line);
+        const text = svg("text", { x: W - R + 9, y: labelY.get(label) + 4, "font-size": 11, fill: c, class: "costbook-live-label",
+                                   "data-step": label, tabindex: 0, role: "button", "aria-pressed": String(!state.hidden.has(label)) }, label);
+        const toggle = () => {
+          if (state.hidden.has(label)) state.hidden.delete(label); else state.hidden.add(label);
+          line.setAttribute("opacity", state.hidden.has(label) ? 0.08 : 1);
+          text.setAttribute("aria-pressed", String(!state.hidden.has(label)));
+        };
+        text.addEventListener("click", toggle);
+        text.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
+        root.append(text);
       });
-      plotBox.append(root);
-      cap.textContent = `What-if: each step's time against ${state.x} (log scales; the band is the interval), priced with ${machineWords()}; the other parameters as chosen above.`;
-      plotBox.append(cap);
+      return el("figure", { class: "costbook-live-plot", "data-group": gi }, root,
+        el("figcaption", { text: `${group.heading}: each step's time against ${opt.words} (log scales; the band is its interval; ` +
+                                 "click a step's name to hide or show its line), the other parameters as in the table." }));
     }
 
     build();
     return container;
   }
 
-  /** Mount every <div class="costbook-live" data-live="a b ..."> of the page from its embedded JSON. */
-  function mountAll(P) {
-    for (const box of document.querySelectorAll("div.costbook-live[data-live]")) {
-      const sets = box.dataset.live.split(/\s+/).filter(Boolean).map((name) => {
-        const node = document.getElementById(`costbook-live-data-${name}`);
-        return JSON.parse(node.textContent);
+  /** The schemes' data of a <div class="costbook-live" data-live="a b ...">: embedded in the page by
+   * the offline book (a page on file:// may not fetch), else fetched from live/<name>.json beside the
+   * page (Quarto's pages, served over HTTP). */
+  function load(box) {
+    return Promise.all(box.dataset.live.split(/\s+/).filter(Boolean).map((name) => {
+      const node = document.getElementById(`costbook-live-data-${name}`);
+      if (node) return JSON.parse(node.textContent);
+      const url = `live/${name}.json`;
+      return fetch(url).then((r) => {
+        if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+        return r.json();
       });
-      const here = document.getElementById("costbook-live-machine");
-      mount(box, sets, P, here ? { name: here.dataset.file, text: here.textContent } : null);
-    }
+    }));
   }
 
-  return { mount, mountAll };
+  /** Mount every <div class="costbook-live" data-live="a b ..."> of the page. */
+  function mountAll(P) {
+    const here = document.getElementById("costbook-live-machine");
+    const machine = here ? { name: here.dataset.file, text: here.textContent } : null;
+    return Promise.all([...document.querySelectorAll("div.costbook-live[data-live]")].map((box) =>
+      load(box).then((sets) => mount(box, sets, P, machine), (e) => {
+        box.classList.add("costbook-live");
+        box.textContent = `The live estimate could not read its data (${e.message}). ` +
+          (location.protocol === "file:" ? "A page opened from a file may not read another file: serve the book's folder " +
+                                           "(python3 -m http.server) and open the page from there." : "");
+      })));
+  }
+
+  return { mount, mountAll, isFlat, COLOURS };
 });
