@@ -184,8 +184,9 @@ def test_the_project_loads_the_plugin():
 
 
 def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path):
-    """What every file of the build goes through (costbook.book.atomic): SIGTERM mid-write."""
-    from costbook.book import atomic, interrupt
+    """What every file of the build goes through (costbook.atomic): SIGTERM mid-write."""
+    from costbook import atomic
+    from costbook.book import interrupt
     page = tmp_path / "book" / "index.html"
     page.parent.mkdir()
     page.write_text("the old page")

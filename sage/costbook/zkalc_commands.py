@@ -14,13 +14,11 @@ print to stdout.  Bad input is one line and exit 2, through ``cli.main``.
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
-import tempfile
 from pathlib import Path
 
-from . import measurements, public, zkalc
+from . import atomic, measurements, public, zkalc
 
 _SOURCE_FIELDS = ("repository", "commit", "path")
 
@@ -106,23 +104,8 @@ def cmd_export(args, out_path) -> int:
     if out is None:
         sys.stdout.write(text)
     else:
-        write_text_atomic(text, out)
+        atomic.write_text(out, text, durable=True)
         print(out)
     return 0
 
 
-def write_text_atomic(text: str, path: Path) -> Path:
-    """`text` to `path` through a temporary file in the same folder and a rename: never half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path

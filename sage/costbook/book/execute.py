@@ -38,7 +38,7 @@ slowest cells), then a table of every chapter's time and the total.
 Ctrl-C or SIGTERM ends every process the runner started (each chapter runs in a process of its own,
 which ends its kernel), prints one line "interrupted: ..." and ends the runner by that signal (a
 shell reports 130 / 143); an interrupted chapter writes nothing and is never stored in the cache
-(costbook.book.interrupt, costbook.book.atomic).
+(costbook.book.interrupt, costbook.atomic).
 """
 from __future__ import annotations
 
@@ -58,7 +58,8 @@ import nbformat
 from nbclient import NotebookClient
 
 from ..validation import PROFILE_VARIABLE
-from . import atomic, interrupt
+from .. import atomic
+from . import interrupt
 from .cache import ChapterCache, input_digest, shared_digest
 from .parameters import INJECTED_TAG, ParameterError, inject_parameters, parse_override, shown_value  # noqa: F401
 from .project import chapter_files

@@ -32,7 +32,8 @@ from pathlib import Path
 
 from .. import live
 from ..escape import html_attribute, script_json
-from . import atomic, cache
+from .. import atomic
+from . import cache
 
 ASSETS = Path(__file__).resolve().parent / "assets" / "live"
 ASSETS_PATH = "sage/costbook/book/assets/live"   # the same folder from the project's root (a Quarto resource)

@@ -59,7 +59,8 @@ from pygments.formatters import HtmlFormatter
 from .. import registry
 from ..escape import html_text
 from ..measurements import machine_text
-from . import atomic, interrupt, live_page
+from .. import atomic
+from . import interrupt, live_page
 from .cells import render_cells
 from .citations import TAGS_AND_CODE, Bibliography, CitationError, find_citations, table_citations_as_markers
 from .markdown import ChapterMarkdown, Section, first_h1, inline_markdown, split_heading_attrs, strip_tags, unlink

@@ -412,4 +412,4 @@ def code_counts(source=None, params: str = "conservative", model: str = "seed", 
         raise ValueError("the code is the spec model's: its counts are compared at --model spec")
     counts, _ = run_steps(p.n_bits, ProofParameters(p.challenge_bits, p.k_prime), crt=p.use_crt)
     formula = step_counts("spec", p.n_bits, p.challenge_bits, p.k_prime, p.rho_bits, p.use_crt)
-    return {f"cs03 {s}": _nominal(counts[s], formula[s]) for s in STEPS}
+    return {s: _nominal(counts[s], formula[s]) for s in STEPS}

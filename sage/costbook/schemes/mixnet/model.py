@@ -604,5 +604,5 @@ def code_counts(source, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", 
         parties = {"mixer": sum((c for s, c in steps.items() if s.startswith("M")), Counts()) * (1 / m),
                    "querier": sum((c for s, c in steps.items() if s.startswith("Q")), Counts()), "total": whole}
         for party, c in parties.items():
-            out[f"{protocol} {party}"] = as_priced(c, source, order)[0]
+            out[sage_label(protocol, party)] = as_priced(c, source, order)[0]
     return out

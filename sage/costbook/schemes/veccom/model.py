@@ -492,21 +492,21 @@ def code_counts(source=None, n: int = 1000, msm="no", **_ignored) -> dict:
     if n > VALIDATION_MAX_N:
         raise ValueError(f"the code runs at n up to {VALIDATION_MAX_N} (its setup is 3n multiplications), got {n}")
     run = run_ops(n, use_msm)
-    out = {k.replace("/", " "): c for k, c in run.counts.items()}
+    out = {op_label(*k.split("/", 1)): c for k, c in run.counts.items()}
     vals, new = _values(n), _values(n, "new")
     T, c = merkle.Tree(vals), n // 2
     with counting() as tallied:
         T.prove(0)
-    out["merkle prove"] = tallied
+    out[op_label("merkle", "prove")] = tallied
     updates = Counts()
     for p in range(n):
         if p != c:
             with counting() as tallied:
                 merkle.proof_update(n, T.prove(p), p, c, T.prove(c), new[c])
             updates = updates + tallied
-    out["merkle proof_update_no_helper"] = updates * (1 / (n - 1))
+    out[op_label("merkle", "proof_update_no_helper")] = updates * (1 / (n - 1))
     _, helper = merkle.commit_update(n, c, T.prove(c), new[c])
     with counting() as tallied:
         merkle.proof_update(n, T.prove(0), 0, c, T.prove(c), new[c], helper)
-    out["merkle proof_update_with_helper"] = tallied
+    out[op_label("merkle", "proof_update_with_helper")] = tallied
     return out

@@ -1,4 +1,4 @@
-"""Files the book's build writes, each replaced in one rename: a reader (or the next build) sees the
+"""Files costbook writes (the book's build, exported files), each replaced in one rename: a reader (or the next build) sees the
 old file or the new one, never half of one.  A write that is interrupted (Ctrl-C, SIGTERM raised as
 an exception by costbook.book.interrupt) removes its temporary file; only SIGKILL can leave one, and
 it is named `.<name>.<pid>.tmp` beside the file, which nothing reads.
@@ -31,8 +31,16 @@ def replace(path: Path, write: Callable[[Path], object]) -> Path:
     return path
 
 
-def write_text(path: Path, text: str) -> Path:
-    return replace(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+def write_text(path: Path, text: str, durable: bool = False) -> Path:
+    """`text` (UTF-8) in place of `path`; `durable` flushes it to the disk before the rename (a file a
+    reader keeps, not a build product that is made again)."""
+    def write(tmp: Path):
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
+    return replace(path, write)
 
 
 def copy_file(source: Path, path: Path) -> Path:
