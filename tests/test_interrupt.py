@@ -159,8 +159,10 @@ def test_make_chapter_ends_cleanly(tmp_path, signum, to_group):
     assert not any(cache.glob(f"{Path(name).stem}*")) if cache.is_dir() else True
 
 
-def test_a_test_session_ends_its_workers_and_kernels_on_sigterm(tmp_path):
-    """make test's pytest (xdist workers, nbval kernels) with the plugin pyproject.toml loads."""
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_test_session_ends_its_workers_and_kernels(tmp_path, signum):
+    """make test's pytest (xdist workers, nbval kernels) with the plugin pyproject.toml loads: one line,
+    every worker and kernel ended, pytest ended by the signal."""
     (tmp_path / "pytest.ini").write_text("[pytest]\n")           # not the project's settings
     (tmp_path / "test_wait.py").write_text(
         "import os, pathlib, time\n\ndef test_wait():\n"
@@ -171,9 +173,9 @@ def test_a_test_session_ends_its_workers_and_kernels_on_sigterm(tmp_path):
     proc = start([PY, "-m", "pytest", "-p", "costbook.book.pytest_interrupt", "-p", "no:cacheprovider",
                   "-n", "2", "--dist", "loadfile", "--nbval", "test_wait.py", "sleepy.ipynb"], ready, tmp_path)
     below = wait_until_running(proc, ready, ["test", "sleepy.ipynb"])
-    out, err = finish(proc, signal.SIGTERM)
-    assert proc.returncode == -signal.SIGTERM, (proc.returncode, out, err)
-    assert "the test session stopped" in interrupted_line(err, signal.SIGTERM)
+    out, err = finish(proc, signum)
+    assert proc.returncode == -signum, (proc.returncode, out, err)
+    assert "the test session stopped" in interrupted_line(err, signum)
     assert_all_ended(below)
 
 
