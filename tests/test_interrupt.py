@@ -48,7 +48,9 @@ def sleepy_notebook(path: Path, kernel: str = "sagemath") -> Path:
 def start(cmd, ready: Path, cwd: Path) -> subprocess.Popen:
     """`cmd` as a terminal starts a job: a process group of its own, which it leads."""
     ready.mkdir(exist_ok=True)
-    env = {**os.environ, "COSTBOOK_TEST_READY": str(ready), "COSTBOOK_FRESH": "1"}
+    # as from a terminal: not a sub-make of `make test` (whose MAKELEVEL would make it say make[1])
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
+    env.update(COSTBOOK_TEST_READY=str(ready), COSTBOOK_FRESH="1")
     return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
 
