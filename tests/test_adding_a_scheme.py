@@ -99,8 +99,12 @@ PROBE = r"""
 import json
 import costbook
 assert costbook.__file__.startswith(%r)
-from costbook import compare, ledger, measurements, registry
+from costbook import compare, ledger, live, measurements, registry
+from costbook.book import live_page
 name = "schnorr"
+closing = json.loads(open("chapters/06-comparison.ipynb", encoding="utf-8").read())
+widget = [n for c in closing["cells"] if c["cell_type"] == "markdown"
+          for n in live_page.replace_blocks("".join(c["source"]))[1]]
 rows = ledger._module(name).ledger_rows()
 mine = {f for f, (key, _) in ledger.printed_figures().items() if key in registry.manifest(name).SEED_NOTES.values()}
 print(json.dumps({
@@ -108,6 +112,8 @@ print(json.dumps({
     "book": list(registry.in_book_order()),
     "ledger": list(ledger.SCHEMES),
     "closing": list(compare.CHAPTERS),
+    "closing_widget": widget,
+    "live_index": live.index()["schemes"],
     "count": registry.count_words(len(compare.CHAPTERS)),
     "comparison_rows": len(compare.rows_builders()[name](measurements.load_source("reference"))),
     "figures": sorted(mine),
@@ -139,6 +145,8 @@ def test_the_guide_adds_the_toy_scheme_and_nothing_else_changes(tmp_path):
     got = json.loads(done.stdout)
     assert got["problems"] == {}
     assert got["book"] == got["ledger"] == got["closing"] and got["book"][-1] == TOY.name and len(got["book"]) == 5
+    # the closing chapter's live estimate: every scheme of the book, in the offline book and in Quarto's
+    assert got["closing_widget"] == got["live_index"] == got["book"]
     assert got["count"] == "five schemes"
     assert got["comparison_rows"] >= 1
     assert got["figures"] and set(got["figures"]) <= set(got["rows"])

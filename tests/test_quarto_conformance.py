@@ -369,6 +369,12 @@ _SCRIPT_SRC = re.compile(r"""<script\b[^>]*\bsrc\s*=\s*["']([^"']+)["']""", re.I
 _LIVE_DIV = re.compile(r"""<div\b[^>]*\bclass="costbook-live"[^>]*\bdata-live="([^"]*)\"""")
 
 
+def every_scheme() -> list[str]:
+    """What a widget of every scheme ("*") reads beside its page: the index, then each scheme's data."""
+    from costbook import registry
+    return ["index"] + list(registry.in_book_order())
+
+
 def live_violations(root: Path) -> list[str]:
     """The live estimate's raw HTML blocks load nothing from the network and nothing Quarto would not
     copy: every script is a path relative to the page (chapters/*.html land in _book/chapters/), to a
@@ -383,7 +389,8 @@ def live_violations(root: Path) -> list[str]:
             if cell.get("cell_type") != "markdown":
                 continue
             for block in _LIVE_BLOCK.findall(source_text(cell)):
-                wanted = [(f"data of {name}", f"live/{name}.json") for m in _LIVE_DIV.findall(block) for name in m.split()]
+                wanted = [(f"data of {name}", f"live/{name}.json") for m in _LIVE_DIV.findall(block)
+                          for name in (every_scheme() if m.strip() == "*" else m.split())]
                 wanted += [("script", src) for src in _SCRIPT_SRC.findall(block)]
                 for what, target in wanted:
                     if re.match(r"\s*([a-z]+:)?//", target, re.I) or target.startswith("/"):

@@ -290,14 +290,27 @@ def schema_rules() -> dict:
     }
 
 
+#: what a page's widget names for "every scheme of the book" (the closing chapter's): the offline
+#: renderer puts the book's schemes in its place, and a page served by Quarto reads them from INDEX
+EVERY_SCHEME = "*"
+INDEX = "index.json"
+
+
+def index() -> dict:
+    """The schemes of the book in the order of their chapters (``registry.in_book_order``), as the page
+    reads them for a widget of every scheme."""
+    return {"format": FORMAT, "schemes": list(registry.in_book_order())}
+
+
 def write(out_dir, names=None) -> list:
-    """Write <out_dir>/<scheme>.json for every scheme (or those named); returns the paths."""
+    """Write <out_dir>/<scheme>.json for every scheme (or those named) and <out_dir>/index.json, the
+    book's schemes; returns the paths."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for name in names or list(registry.REGISTRY):
-        path = out_dir / f"{name}.json"
-        text = json.dumps(export(name), separators=(",", ":"), allow_nan=False)
+    for name, data in [(n, None) for n in (names or list(registry.REGISTRY))] + [(INDEX, index())]:
+        path = out_dir / (name if name == INDEX else f"{name}.json")
+        text = json.dumps(export(name) if data is None else data, separators=(",", ":"), allow_nan=False)
         if not path.exists() or path.read_text() != text:
             _replace(path, text)
         written.append(path)

@@ -30,9 +30,8 @@ import re
 import shutil
 from pathlib import Path
 
-from .. import live
+from .. import atomic, live, registry
 from ..escape import html_attribute, script_json
-from .. import atomic
 from . import cache
 
 ASSETS = Path(__file__).resolve().parent / "assets" / "live"
@@ -41,7 +40,7 @@ SCRIPTS = ("pricing.js", "live.js")
 KEEP = 4                             # exports kept in build/cache/live (other code)
 COMMITTED = "chapters/live"          # the exports Quarto's pages fetch (live/<scheme>.json beside the page)
 RAW_HTML_BLOCK = re.compile(r"^```\{=html\}[ \t]*\n(.*?)^```[ \t]*$\n?", re.S | re.M)
-WIDGET = re.compile(r"""<div\s+class="costbook-live"\s+data-live="([a-z0-9_ ]+)"\s*>\s*</div>""")
+WIDGET = re.compile(r"""<div\s+class="costbook-live"\s+data-live="([a-z0-9_ ]+|\*)"\s*>\s*</div>""")
 
 
 def replace_blocks(source: str) -> tuple[str, list]:
@@ -51,7 +50,9 @@ def replace_blocks(source: str) -> tuple[str, list]:
     names = []
 
     def swap(m):
-        found = [n for w in WIDGET.findall(m.group(1)) for n in w.split()]
+        # "*": every scheme of the book (the closing chapter's widget), as the registry finds them
+        found = [n for w in WIDGET.findall(m.group(1))
+                 for n in (registry.in_book_order() if w == live.EVERY_SCHEME else w.split())]
         if not found:
             return m.group(0)
         names.extend(n for n in found if n not in names)

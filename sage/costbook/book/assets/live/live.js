@@ -373,7 +373,15 @@
    * the offline book (a page on file:// may not fetch), else fetched from live/<name>.json beside the
    * page (Quarto's pages, served over HTTP). */
   function load(box) {
-    return Promise.all(box.dataset.live.split(/\s+/).filter(Boolean).map((name) => {
+    const named = box.dataset.live.split(/\s+/).filter(Boolean);
+    // "*": every scheme of the book (costbook/live.py's EVERY_SCHEME), listed in live/index.json
+    const names = named.length === 1 && named[0] === "*"
+      ? fetch("live/index.json").then((r) => {
+          if (!r.ok) throw new Error(`live/index.json: HTTP ${r.status}`);
+          return r.json();
+        }).then((index) => index.schemes)
+      : Promise.resolve(named);
+    return names.then((list) => Promise.all(list.map((name) => {
       const node = document.getElementById(`costbook-live-data-${name}`);
       if (node) return JSON.parse(node.textContent);
       const url = `live/${name}.json`;
@@ -381,7 +389,7 @@
         if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
         return r.json();
       });
-    }));
+    })));
   }
 
   /** Mount every <div class="costbook-live" data-live="a b ..."> of the page. */
