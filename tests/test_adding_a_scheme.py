@@ -72,6 +72,8 @@ def add_toy_as_the_guide_says(root: Path, places: list) -> str:
                    (root / "_quarto.yml").read_text(encoding="utf-8")), encoding="utf-8"),
         "measurements/published/<file>.json": lambda: [shutil.copy(f, root / "measurements" / "published" / f.name)
                                                        for f in TOY.glob("*.json")],
+        "chapters/live/": lambda: subprocess.run([sys.executable, "-m", "costbook.live", "--out", "chapters/live", TOY.name],
+                                                 cwd=root, env=copy_env(root), check=True, capture_output=True, timeout=600),
     }
     assert sorted(places) == sorted(steps), f"the guide's table names {places}; this test follows {sorted(steps)}"
     for place in places:
@@ -114,6 +116,7 @@ print(json.dumps({
     "closing": list(compare.CHAPTERS),
     "closing_widget": widget,
     "live_index": live.index()["schemes"],
+    "live_index_file": json.load(open("chapters/live/index.json"))["schemes"],
     "count": registry.count_words(len(compare.CHAPTERS)),
     "comparison_rows": len(compare.rows_builders()[name](measurements.load_source("reference"))),
     "figures": sorted(mine),
@@ -146,7 +149,7 @@ def test_the_guide_adds_the_toy_scheme_and_nothing_else_changes(tmp_path):
     assert got["problems"] == {}
     assert got["book"] == got["ledger"] == got["closing"] and got["book"][-1] == TOY.name and len(got["book"]) == 5
     # the closing chapter's live estimate: every scheme of the book, in the offline book and in Quarto's
-    assert got["closing_widget"] == got["live_index"] == got["book"]
+    assert got["closing_widget"] == got["live_index"] == got["live_index_file"] == got["book"]
     assert got["count"] == "five schemes"
     assert got["comparison_rows"] >= 1
     assert got["figures"] and set(got["figures"]) <= set(got["rows"])
