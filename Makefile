@@ -121,11 +121,12 @@ chapter: setup
 # output-ignored, and time with validation.CHECK_PROFILE there: they check that every step and price
 # runs, not a bound; --no-loadscope-reorder hands files out in collection order, where
 # tests/conftest.py puts the few slow ones first, the longest first).  Then the validation tests alone,
-# with the full profile, so that their timings have the machine to themselves.  SIGTERM ends the
+# with the full profile, so that their timings have the machine to themselves.  Each phase ends with
+# its 15 slowest tests (--durations), where make test's time goes.  Ctrl-C or SIGTERM ends the
 # workers and their kernels too (costbook.book.pytest_interrupt, which pyproject.toml loads).
 test: setup
-	COSTBOOK_VALIDATION_PROFILE=check $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not validation" tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider
-	$(PY) -m pytest -m validation tests -p no:cacheprovider
+	COSTBOOK_VALIDATION_PROFILE=check $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not validation" tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider --durations=15
+	$(PY) -m pytest -m validation tests -p no:cacheprovider --durations=15
 
 # How long make book (fresh, then again with nothing changed) and both phases of make test take on
 # this machine: python -m costbook.book.bench (it removes build/measurements, build/cache,
