@@ -76,8 +76,8 @@ def toy_schemes_on_path():
         yield
     finally:
         schemes.__path__.remove(path)
-        for name in [m for m in sys.modules if m.split(".")[:2] == ["costbook", "schemes"]
-                     and len(m.split(".")) > 2 and (TOY_SCHEMES / m.split(".")[2]).is_dir()]:
+        for name in [m for m, mod in list(sys.modules.items()) if m.split(".")[:2] == ["costbook", "schemes"]
+                     and str(getattr(mod, "__file__", "") or "").startswith(str(TOY_SCHEMES))]:
             del sys.modules[name]
 
 

@@ -36,8 +36,10 @@ def extra_folder(tmp_path, monkeypatch):
     folder.mkdir()
     monkeypatch.setattr(schemes, "__path__", [*schemes.__path__, str(folder)])
     yield folder
-    for name in [m for m in sys.modules if m.split(".")[:2] == ["costbook", "schemes"]
-                 and len(m.split(".")) > 2 and (folder / m.split(".")[2]).is_dir()]:
+    # only the modules loaded from this folder: a folder here may share a name with a real scheme (the
+    # copy tests), whose modules the rest of the session keeps using (isinstance needs the same classes)
+    for name in [m for m, mod in list(sys.modules.items()) if m.split(".")[:2] == ["costbook", "schemes"]
+                 and str(getattr(mod, "__file__", "") or "").startswith(str(folder))]:
         del sys.modules[name]
 
 
