@@ -194,3 +194,22 @@ def test_the_quarto_book_shows_the_file_as_text(hostile, executed, tmp_path):
     for markdown, allowed in zip(shown, (NOTE_TAGS, TABLE_TAGS)):
         html = pypandoc.convert_text("".join(markdown), "html", format="markdown", extra_args=["--mathjax"])
         assert markup_problems(html, allowed) == []
+
+
+def test_the_provenance_table_cites_nothing_a_file_says(hostile):
+    """A "[@key]" in a file's words is text in its provenance table, never a citation (a key no
+    bibliography has stopped the offline render; a key it has became a link)."""
+    _, mset = hostile
+    said = "[@no-such-key] [@vovk-2005, p. 1]"
+    mset.provenance["machine"]["cpu"] = said
+    html = report.provenance_table(mset).to_html()
+    assert "data-qmd" not in html and "[@" not in html
+    assert said in BeautifulSoup(html, "html.parser").get_text()
+    assert said in report.provenance_table(mset).to_text()
+
+
+def test_the_provenance_table_of_a_public_machine():
+    mset = measurements.load(ROOT / "measurements" / "public" / "aws-m6i-8xlarge.json")
+    text = report.provenance_table(mset).to_text()
+    assert "zkalc" in text and "m6i" in text and "spread" in text
+

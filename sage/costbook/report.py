@@ -162,6 +162,9 @@ class Table:
     headers: Sequence[str]
     rows: list = field(default_factory=list)
     caption: str = ""
+    #: whether a `[@key]` in a cell is a citation (the book's own words); False for a table of what a
+    #: file says, whose words are shown as they are, never as a citation (an unknown key stops a render)
+    citations: bool = True
 
     def add(self, *cells):
         if len(cells) != len(self.headers):
@@ -170,7 +173,7 @@ class Table:
         return self
 
     def to_text(self) -> str:
-        rows = [[_citations_as_text(c) for c in r] for r in self.rows]
+        rows = [[_citations_as_text(c) if self.citations else c for c in r] for r in self.rows]
         cols = list(zip(self.headers, *rows)) if rows else [(h,) for h in self.headers]
         widths = [max(len(str(c)) for c in col) for col in cols]
         line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
@@ -182,7 +185,9 @@ class Table:
     def to_html(self) -> str:
         align = [f' style="text-align: {a}"' for a in column_alignments(self.rows, len(self.headers))]
         head = "".join(f"<th{a}>{html_text(h)}</th>" for h, a in zip(self.headers, align))
-        body = "".join("<tr>" + "".join(f"<td{a}>{_citations_as_html(html_text(c))}</td>" for c, a in zip(r, align))
+        # a file's words: "@" as a character reference, so that no renderer reads "[@key]" as a citation
+        cite = _citations_as_html if self.citations else (lambda escaped: escaped.replace("@", "&#64;"))
+        body = "".join("<tr>" + "".join(f"<td{a}>{cite(html_text(c))}</td>" for c, a in zip(r, align))
                        + "</tr>" for r in self.rows)
         cap = f"<caption>{html_text(self.caption)}</caption>" if self.caption else ""
         return f'<table class="costbook-table">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
@@ -228,7 +233,7 @@ def _libraries(libs: dict) -> str:
 def provenance_table(mset) -> Table:
     """Who measured a file, on what, with which libraries."""
     p = mset.provenance
-    t = Table(["field", "value"], caption=f"{mset.name} ({mset.kind})")
+    t = Table(["field", "value"], caption=f"{mset.name} ({mset.kind})", citations=False)
     if mset.kind == "measured":
         m = p["machine"]
         t.add("machine", f"{m.get('cpu')}, {m.get('cores')} cores, {m.get('memory')}")
@@ -241,6 +246,11 @@ def provenance_table(mset) -> Table:
         t.add("command", p["command"])
         for h in p.get("history", []):       # earlier runs that a filtered run refined
             t.add("refines an earlier run", f"{h.get('date')}: {h.get('command')} ({h.get('profile')} profile)")
+    elif mset.kind == "public":             # a public benchmark set (costbook.zkalc), transcribed
+        src = p["source"]
+        t.add("machine", p["machine"])
+        t.add("source", ", ".join(f"{k} {v}" for k, v in src.items()) if isinstance(src, dict) else src)
+        t.add("spread", p["spread"])
     else:
         t.add("seed", p["seed"])
         t.add("title", p["title"])
