@@ -15,13 +15,12 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from . import registry, uncertainty
+from . import atomic, registry, uncertainty
 from .measure import machine_label
 from .measurements import load_source
 from .validation import validate_in_processes
@@ -56,11 +55,7 @@ def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str 
                             "conditions": conditions, "date": datetime.date.today().isoformat()})
     data = {"format": uncertainty.FORMAT, "machine": machine, "date": datetime.date.today().isoformat(),
             "command": command, "level": uncertainty.NOMINAL, "results": results}
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=1, allow_nan=False) + "\n")
-    os.replace(tmp, out)
+    atomic.write_text(Path(out), json.dumps(data, indent=1, allow_nan=False) + "\n", durable=True)
     return data
 
 

@@ -34,11 +34,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
 import re
 from pathlib import Path
 
-from . import cost, keys, measurement_schema, measurements, registry
+from . import atomic, cost, keys, measurement_schema, measurements, registry
 
 #: the version of the exported shape, checked by the page
 FORMAT = "costbook-live/2"
@@ -312,16 +311,9 @@ def write(out_dir, names=None) -> list:
         path = out_dir / (name if name == INDEX else f"{name}.json")
         text = json.dumps(export(name) if data is None else data, separators=(",", ":"), allow_nan=False)
         if not path.exists() or path.read_text() != text:
-            _replace(path, text)
+            atomic.write_text(path, text)     # a renderer sharing the cache never sees half a file
         written.append(path)
     return written
-
-
-def _replace(path: Path, text: str) -> None:
-    """Write by a rename, so that a reader (another renderer sharing the cache) never sees half a file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 def main(argv=None) -> int:

@@ -18,6 +18,8 @@ import json
 import sys
 from pathlib import Path
 
+from .. import atomic
+
 __all__ = ["VOLATILE_CELL_METADATA", "VOLATILE_NOTEBOOK_METADATA", "strip_volatile_metadata", "strip_file"]
 
 VOLATILE_CELL_METADATA = ("execution",)
@@ -47,9 +49,7 @@ def strip_file(path: Path) -> bool:
     new = json.dumps(strip_volatile_metadata(json.loads(text)), indent=1, ensure_ascii=False) + "\n"
     if new == text:
         return False
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(new, encoding="utf-8")
-    tmp.replace(path)
+    atomic.write_text(path, new)
     return True
 
 

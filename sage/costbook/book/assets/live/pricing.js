@@ -26,8 +26,10 @@
   // ---------------------------------------------------------------- values in messages, as Python says them
   // (the checker's messages are costbook check's word for word: costbook/measurement_schema.py)
 
-  /** Python's ascii() of a string: printable ASCII as is, every other character escaped. */
-  function asciiStr(s) {
+  /** A string quoted and escaped as Python prints it: with `asciiOnly`, its ascii() (printable ASCII as
+   * is, every other character escaped); without, the repr cost.py's messages print keys and backends
+   * with (control characters escaped, other characters as they are). */
+  function pyQuote(s, asciiOnly) {
     const q = s.includes("'") && !s.includes('"') ? '"' : "'";
     const hex = (c, w) => c.toString(16).padStart(w, "0");
     let out = "";
@@ -38,30 +40,15 @@
       else if (ch === "\n") out += "\\n";
       else if (ch === "\r") out += "\\r";
       else if (ch === "\t") out += "\\t";
-      else if (c < 0x20 || (c >= 0x7f && c < 0x100)) out += "\\x" + hex(c, 2);
-      else if (c >= 0x100 && c < 0x10000) out += "\\u" + hex(c, 4);
-      else if (c >= 0x10000) out += "\\U" + hex(c, 8);
+      else if (c < 0x20 || c === 0x7f || (asciiOnly && c >= 0x80 && c < 0x100)) out += "\\x" + hex(c, 2);
+      else if (asciiOnly && c >= 0x100 && c < 0x10000) out += "\\u" + hex(c, 4);
+      else if (asciiOnly && c >= 0x10000) out += "\\U" + hex(c, 8);
       else out += ch;
     }
     return q + out + q;
   }
-
-  /** Python's repr of a string as cost.py's messages print keys and backends (control characters escaped). */
-  function pyStr(s) {
-    const q = s.includes("'") && !s.includes('"') ? '"' : "'";
-    let out = "";
-    for (const ch of s) {
-      const c = ch.codePointAt(0);
-      if (ch === "\\") out += "\\\\";
-      else if (ch === q) out += "\\" + q;
-      else if (ch === "\n") out += "\\n";
-      else if (ch === "\r") out += "\\r";
-      else if (ch === "\t") out += "\\t";
-      else if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
-      else out += ch;
-    }
-    return q + out + q;
-  }
+  const asciiStr = (s) => pyQuote(s, true);
+  const pyStr = (s) => pyQuote(s, false);
 
   /** Python's repr of a float (shortest round-trip digits; exponent form outside 1e-4..1e16). */
   function pyFloat(x) {
