@@ -127,3 +127,16 @@ def test_a_missing_page_is_one_line_and_exit_2(tmp_path, capsys):
     assert pdf.main(["--project", str(ROOT), "--book", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("pdf: error:") and "index.html" in err
+
+
+def test_an_escaped_dollar_inside_a_formula_stays_in_it():
+    """`$s \\xleftarrow{\\$} S$` is one formula, as MathJax reads it: the escaped dollar does not close
+    it (it did, and the rest of the paragraph was set as mathematics)."""
+    from bs4 import BeautifulSoup
+    from costbook.book.pdf import mark_math
+    soup = BeautifulSoup(r"<p>Setup: $s \xleftarrow{\$} \{0,1\}$, then $r$; $$a \$ b$$ costs \$5.</p>", "html.parser")
+    mark_math(soup)
+    spans = [(s["class"], s["data-tex"]) for s in soup.find_all("span")]
+    assert spans == [(["math", "inline"], r"s \xleftarrow{\$} \{0,1\}"), (["math", "inline"], "r"),
+                     (["math", "display"], r"a \$ b")]
+    assert soup.get_text().endswith("costs $5.")

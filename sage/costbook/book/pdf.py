@@ -61,7 +61,10 @@ class PdfError(RuntimeError):
 
 # $$...$$ and \[...\] (display), $...$ and \(...\) (inline), \$ (a dollar sign), in that order of
 # preference at each position, as MathJax's TeX input with processEscapes scans a text node.
-_MATH = re.compile(r"\\\$|\$\$(?P<dd>.+?)\$\$|\\\[(?P<bd>.+?)\\\]|\$(?P<di>[^$]+?)\$|\\\((?P<bi>.+?)\\\)", re.S)
+# Inside $...$ and $$...$$ an escaped character (`\$` in `\xleftarrow{\$}`, `\{`) is part of the TeX,
+# never a delimiter: MathJax skips escapes while it looks for the closing dollar.
+_MATH = re.compile(r"\\\$|\$\$(?P<dd>(?:\\.|[^\\])+?)\$\$|\\\[(?P<bd>.+?)\\\]|\$(?P<di>(?:\\.|[^$\\])+?)\$"
+                   r"|\\\((?P<bi>.+?)\\\)", re.S)
 _SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.S | re.I)
 _NO_MATH = {"code", "pre", "script", "style", "textarea", "kbd", "samp"}
 _NO_MATH_CLASS = {"tex2jax_ignore", "nomath", "math"}
