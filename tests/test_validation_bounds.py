@@ -162,9 +162,18 @@ def test_the_gate_is_calibrated(request):
     cov = uncertainty.coverage(checks)
     words = uncertainty.coverage_words(cov)
     floor = min(COVERAGE_FLOOR, binomial_floor(cov["checked"], uncertainty.NOMINAL) / cov["checked"])
-    assert cov["share"] >= floor, f"the gate's intervals hold too few of its steps (at least {floor:.0%}): {words}"
+    assert cov["share"] >= floor, (f"the gate's intervals hold too few of its steps (at least {floor:.0%}): {words}; "
+                                   f"outside: {_outside(checks)}")
     assert cov["median_half_width"] <= WIDTH_CEILING, f"the gate's intervals are too wide: {words}"
     warnings.warn(f"the gate: {words}", stacklevel=1)
+
+
+def _outside(checks) -> str:
+    """Every check outside its interval, with its error and its interval as errors, for a failure's
+    message: which steps and how far say whether a scheme or a run missed."""
+    return "; ".join(f"{c['step']} {c['measured_s'] / c['predicted_s'] - 1:+.1%} (interval "
+                     f"{c['predicted_low_s'] / c['predicted_s'] - 1:+.1%} to {c['predicted_high_s'] / c['predicted_s'] - 1:+.1%})"
+                     for c in checks if not c["inside"]) or "none"
 
 
 def _process_errors(result, where: dict) -> list:
@@ -178,6 +187,15 @@ def _process_errors(result, where: dict) -> list:
 
 def test_the_binomial_floor():
     assert binomial_floor(28, 0.9) == 21 and binomial_floor(50, 0.9) == 40
+
+
+def test_a_failures_message_names_the_steps_outside():
+    checks = [{"step": "veccom-16 merkle/a", "predicted_s": 1.0, "predicted_low_s": 0.95, "predicted_high_s": 1.08,
+               "measured_s": 1.12, "inside": False},
+              {"step": "cs03-aggressive prove", "predicted_s": 2.0, "predicted_low_s": 1.9, "predicted_high_s": 2.2,
+               "measured_s": 2.0, "inside": True}]
+    assert _outside(checks) == "veccom-16 merkle/a +12.0% (interval -5.0% to +8.0%)"
+    assert _outside(checks[1:]) == "none"
 
 
 def test_a_limit_is_the_first_glob_that_matches():
