@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from costbook import ledger, schemes, uncertainty
-from costbook.uncertainty import Record, conformal_quantile, interval, score, validation_margin
+from costbook.uncertainty import Margin, Record, conformal_quantile, interval, score, validation_margin
 
 
 def test_a_score_is_the_absolute_log_ratio():
@@ -61,7 +61,7 @@ def _records(scheme, labels, scores, group="priced"):
 def test_a_checks_margin_leaves_its_own_scheme_and_size_out():
     """Changing the evidence of scheme A at its own size leaves A's margin there unchanged; changing
     another scheme's, or A's at another size, changes it."""
-    base = (_records("A", '{"n": 16}', [0.01] * 10) + _records("A", '{"n": 64}', [0.02] * 10)
+    base = (_records("A", '{"n": 16}', [0.01] * 10) + _records("A", '{"n": 64}', [0.02 + i / 500 for i in range(10)])
             + _records("B", "{}", [0.03 + i / 1000 for i in range(20)]))
     m = validation_margin("A", '{"n": 16}', "priced", base)
     own = [dataclasses.replace(r, measured=100.0) if r.labels == '{"n": 16}' else r for r in base]
@@ -70,13 +70,46 @@ def test_a_checks_margin_leaves_its_own_scheme_and_size_out():
     assert validation_margin("A", '{"n": 16}', "priced", other).value > m.value
     size = [dataclasses.replace(r, measured=5.0) if r.labels == '{"n": 64}' else r for r in base]
     assert validation_margin("A", '{"n": 16}', "priced", size).value > m.value
-    assert m.evidence == 30 and m.group == "priced"
+    assert m.evidence == 30 and m.group == "pooled"
 
 
-def test_a_group_with_too_little_evidence_pools_with_the_rest():
-    base = _records("B", "{}", [0.01] * 30) + _records("C", "{}", [0.2] * 5, group="interpreted")
+def test_the_work_groups_are_pooled():
+    """A check's margin takes every group's residuals: a priced step's and an interpreted one's are the
+    same Margin, and it moves with either group's evidence."""
+    base = _records("B", "{}", [0.01 * i for i in range(30)]) + _records("C", "{}", [0.2] * 5, group="interpreted")
     m = validation_margin("A", "{}", "interpreted", base)
-    assert m.group == "pooled" and m.evidence == 35
+    assert m == validation_margin("A", "{}", "priced", base) and m.evidence == 35
+    more = base + _records("C", "{}", [0.5] * 10, group="interpreted")
+    assert validation_margin("A", "{}", "priced", more).value > m.value
+
+
+def test_a_validation_interval_is_anchored_at_the_low_prices_and_widened_by_their_spread():
+    """By hand: a margin of centre b and value q gives a check predicted at 1 s whose prices span
+    [0.98, 1.06] the interval 0.98 x e^((b -+ q)(1 + spread / floor)), spread = ln(1.06 / 0.98) / 2;
+    with no price interval, 1 x e^(b -+ q); a plain margin stays symmetric about the prediction."""
+    b, q = 0.04, 0.07
+    m = Margin(q, 100, "pooled", "nothing", centre=b, spread_floor=uncertainty.SPREAD_FLOOR)
+    widen = 1 + math.log(1.06 / 0.98) / 2 / uncertainty.SPREAD_FLOOR
+    assert interval(1.0, m, 0.98, 1.06) == pytest.approx((0.98 * math.exp((b - q) * widen),
+                                                          0.98 * math.exp((b + q) * widen)))
+    assert interval(1.0, m) == pytest.approx((math.exp(b - q), math.exp(b + q)))
+    assert interval(2.0, Margin(q, 1, "across machines", "x")) == interval(2.0, q) == pytest.approx(
+        (2 * math.exp(-q), 2 * math.exp(q)))
+    # an unusable price interval (not around the prediction, not positive) is no price interval
+    assert interval(1.0, m, 1.1, 1.2) == interval(1.0, m, 0.0, 1.2) == interval(1.0, m)
+    with pytest.raises(TypeError):
+        interval(1.0, q, 0.98, 1.06)
+
+
+def test_a_residual_is_its_log_ratio_to_the_anchor_over_its_widening():
+    r = Record("A", "{}", "s", "priced", 1.0, 1.05, price_low=0.98, price_high=1.06)
+    widen = 1 + math.log(1.06 / 0.98) / 2 / uncertainty.SPREAD_FLOOR
+    assert r.residual == pytest.approx(math.log(1.05 / 0.98) / widen)
+    assert Record("A", "{}", "s", "priced", 1.0, 1.05).residual == pytest.approx(math.log(1.05))
+    # the margin's interval holds a record exactly when its residual lies within q of the centre
+    m = Margin(0.03, 1, "pooled", "x", centre=0.05, spread_floor=uncertainty.SPREAD_FLOOR)
+    low, high = interval(r.predicted, m, r.price_low, r.price_high)
+    assert (low <= r.measured <= high) == (abs(r.residual - m.centre) <= m.value)
 
 
 def test_the_committed_evidence_holds_every_schemes_calibration_cases():
@@ -91,16 +124,36 @@ def test_the_committed_evidence_holds_every_schemes_calibration_cases():
 
 
 def test_each_committed_checks_interval_comes_from_the_others():
-    """For every committed (scheme, size), the margin judge_runs gives its checks is the conformal
-    quantile of the evidence without that scheme at that size, recomputed here from the records."""
+    """For every committed (scheme, size), the margin judge_runs gives its checks is recomputed here from
+    the records without that scheme at that size: its centre their median residual, its value the
+    conformal quantile of their distances from it; and judge_runs gives each check the interval of
+    that margin, anchored and widened by the check's own price interval."""
     records = uncertainty.evidence()
     for scheme, labels in sorted({(r.scheme, r.labels) for r in records}):
         size = uncertainty.size_key(labels)
-        for group in ("priced", "interpreted"):
-            rest = [r for r in records if not (r.scheme == scheme and uncertainty.size_key(r.labels) == size)]
-            same = [r.score for r in rest if r.group == group]
-            expect = conformal_quantile(same if len(same) >= uncertainty.MIN_EVIDENCE else [r.score for r in rest])
-            assert validation_margin(scheme, labels, group).value == expect
+        rest = sorted(r.residual for r in records if not (r.scheme == scheme and uncertainty.size_key(r.labels) == size))
+        assert len(rest) < len(records)
+        centre = (rest[len(rest) // 2] + rest[(len(rest) - 1) // 2]) / 2
+        m = validation_margin(scheme, labels, "priced")
+        assert m.centre == pytest.approx(centre) and m.evidence == len(rest)
+        assert m.value == pytest.approx(conformal_quantile([abs(x - centre) for x in rest]))
+        mine = [r for r in records if r.scheme == scheme and r.labels == labels]
+        run = {**json.loads(labels), "checks": [{"step": r.step, "predicted_s": r.predicted, "predicted_low_s": r.price_low,
+                                                 "predicted_high_s": r.price_high, "measured_s": r.measured} for r in mine]}
+        uncertainty.judge_runs(scheme, [run])
+        for r, c in zip(mine, run["checks"]):
+            assert (c["predicted_low_s"], c["predicted_high_s"]) == pytest.approx(interval(r.predicted, m, r.price_low, r.price_high))
+
+
+def test_a_checks_own_outcome_never_moves_its_interval():
+    """Leave-one-out in deed: every committed check of one scheme and size made to miss by half leaves
+    its interval where it was (only its verdict changes)."""
+    records = uncertainty.evidence()
+    scheme, labels = next((r.scheme, r.labels) for r in records if r.scheme == "mixnet")
+    size = uncertainty.size_key(labels)
+    missed = [dataclasses.replace(r, measured=r.measured * 1.5) if r.scheme == scheme
+              and uncertainty.size_key(r.labels) == size else r for r in records]
+    assert validation_margin(scheme, labels, "interpreted", missed) == validation_margin(scheme, labels, "interpreted")
 
 
 def test_runs_of_one_size_are_left_out_together():
@@ -111,7 +164,8 @@ def test_runs_of_one_size_are_left_out_together():
     assert key('{"params": "aggressive", "n_bits": 3072}') == '{"n_bits": 3072}'
     base = (_records("A", '{"p": "x", "n": 2}', [0.5] * 5) + _records("A", '{"p": "y", "n": 2}', [0.5] * 5)
             + _records("B", "{}", [0.01] * 30))
-    assert validation_margin("A", '{"p": "x", "n": 2}', "priced", base).value == pytest.approx(0.01)
+    m = validation_margin("A", '{"p": "x", "n": 2}', "priced", base)        # B's alone: centre 0.01, no spread
+    assert (m.centre, m.value, m.evidence) == (pytest.approx(0.01), pytest.approx(0.0), 30)
 
 
 def test_cross_validated_coverage_of_the_committed_evidence():

@@ -13,9 +13,9 @@ up as a positive error, which is the point: the table says how much of a step
 the model explains.
 
 Each check also carries its interval: the counts priced at the low and the high bound of the same
-primitives' measured spread (their first and third quartiles), widened, where the scheme is named,
-by the model's own error (``costbook.uncertainty``: a 90% prediction interval whose model-error
-margin comes from the committed runs of the other schemes and of this scheme at other sizes), and
+primitives' measured spread (their first and third quartiles), or, where the scheme is named, its
+90% prediction interval (``costbook.uncertainty``: anchored at the low bound, widened by the spread,
+with a margin from the committed runs of the other schemes and of this scheme at other sizes), and
 whether the measured median falls inside it.
 
 A protocol run may also be replayed with its priced operations answered from a record
@@ -340,9 +340,9 @@ def runs_result(runs: list, interpreter_limits: Mapping[str, float] | None = Non
     globs over step names, default INTERPRETER_SHARE_LIMIT)}; each check gains its "interpreter_limit"
     and "within_limit".
 
-    With `scheme`, every check's interval is its prediction interval (``uncertainty.judge_runs``: the
-    price interval widened by the model's error, estimated from the committed runs of everything but
-    this scheme at this run's labels), and the result gains its "coverage"."""
+    With `scheme`, every check's interval is its prediction interval (``uncertainty.judge_runs``, from
+    its price interval and a margin estimated from the committed runs of everything but this scheme at
+    this run's size), and the result gains its "coverage"."""
     for r in runs:
         for c in r["checks"]:
             c["interpreter_limit"] = limit_of(c["step"], interpreter_limits, INTERPRETER_SHARE_LIMIT)
