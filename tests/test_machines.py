@@ -169,3 +169,24 @@ def test_the_pages_chooser_offers_every_machine_under_the_source_the_cli_takes(c
     assert cli.main(["estimate", name, "--source", "public/no-such-machine"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no public file 'public/no-such-machine' (have: apple-m1-pro" in err, err
+
+
+def test_a_file_text_is_checked_once_and_a_changed_text_again(tmp_path, monkeypatch):
+    """The machines' comparison loads the same files hundreds of times: the schema check runs once per
+    text (and kind of use), and any change of the text checks it again, so a spoiled copy is refused."""
+    from costbook import measurement_schema
+    calls = []
+    real = measurement_schema.check
+    monkeypatch.setattr(measurement_schema, "check", lambda data, on_disk: (calls.append(data["name"]), real(data, on_disk)))
+    data = json.loads(measurements.reference_path().read_text())
+    data["name"] = f"checked-once-{tmp_path.name}"          # a text no other test loaded
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(data))
+    a, b = measurements.load(path), measurements.load(path)
+    assert calls == [data["name"]] and a.results == b.results and a.results is not b.results
+    first = next(iter(data["results"]))
+    data["results"][first][next(iter(data["results"][first]))]["unit"] = "sec"
+    path.write_text(json.dumps(data))
+    with pytest.raises(measurements.MeasurementFileError, match="unit"):
+        measurements.load(path)
+    assert calls == [data["name"]] * 2

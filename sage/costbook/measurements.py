@@ -142,14 +142,28 @@ def _fail(path, field: str, problem: str):
     raise MeasurementFileError(f"{path}: {field}: {problem}")
 
 
-def validate(data, path="<memory>", on_disk: bool = False) -> MeasurementSet:
+#: digests of file texts that passed the schema check: the same text passes it again, so a file read
+#: again (the chapters and the machines' comparison load the published and public files hundreds of
+#: times) is parsed, not checked again.  Bounded: cleared when it holds MAX_CHECKED texts.
+_CHECKED: set = set()
+MAX_CHECKED = 4096
+
+
+def validate(data, path="<memory>", on_disk: bool = False, text: str | None = None) -> MeasurementSet:
     """Check `data` (parsed JSON) against measurement.schema.json; return a MeasurementSet.
     `on_disk`: read from a file or about to be written to one (a kind that exists only in memory,
-    such as calibrated, is refused)."""
-    try:
-        measurement_schema.check(data, on_disk=on_disk)
-    except measurement_schema.Invalid as e:
-        _fail(path, e.field, e.problem)
+    such as calibrated, is refused).  `text`: the JSON text `data` was parsed from; a text that
+    passed the check once is not checked again (``_CHECKED``)."""
+    digest = None if text is None else (hashlib.sha256(text.encode("utf-8")).digest(), on_disk)
+    if digest is None or digest not in _CHECKED:
+        try:
+            measurement_schema.check(data, on_disk=on_disk)
+        except measurement_schema.Invalid as e:
+            _fail(path, e.field, e.problem)
+        if digest is not None:
+            if len(_CHECKED) >= MAX_CHECKED:
+                _CHECKED.clear()
+            _CHECKED.add(digest)
     return MeasurementSet(data["name"], data["kind"], data["provenance"], data["results"],
                           Path(path) if path != "<memory>" else None)
 
@@ -264,25 +278,10 @@ def parse_json(text: str, where: str, error=MeasurementFileError):
         raise error(f"{where}: not valid JSON ({e})") from None
 
 
-#: digests of file texts that passed the schema check: the same text passes it again, so a file read
-#: again (the chapters and the machines' comparison load the published and public files hundreds of
-#: times) is parsed, not checked again.  Bounded: cleared when it holds MAX_CHECKED texts.
-_CHECKED: set = set()
-MAX_CHECKED = 4096
-
-
 def load(path) -> MeasurementSet:
     path = Path(path)
     text = read_text(path)
-    data = parse_json(text, str(path))
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    if digest in _CHECKED:
-        return MeasurementSet(data["name"], data["kind"], data["provenance"], data["results"], path)
-    mset = validate(data, path, on_disk=True)
-    if len(_CHECKED) >= MAX_CHECKED:
-        _CHECKED.clear()
-    _CHECKED.add(digest)
-    return mset
+    return validate(parse_json(text, str(path)), path, on_disk=True, text=text)
 
 
 def write_atomic(mset_or_data, path) -> Path:
