@@ -158,8 +158,12 @@ def test_the_appendix_is_in_the_book_with_its_numbered_captioned_table_and_figur
 
 def test_the_pages_chooser_offers_every_machine_under_the_source_the_cli_takes(capsys):
     name = schemes.in_book_order()[0]
-    ids = [i for i, _, _ in live.known_machines(schemes.get(name))]
+    offered = live.known_machines(schemes.get(name))
+    ids = [i for i, _, _ in offered]
     assert ids == ["reference", "published"] + [m.id for m in machines.known_machines()[1:]]
+    for (ident, label, _), m in zip(offered[2:], machines.known_machines()[1:]):
+        assert label.startswith(f"the {m.kind} machine {machines.short_name(m)} (") and "((" not in label, label
+        assert ("zkalc's published prices" in label) == (m.kind == "public"), label
     assert sum(i.startswith("public/") for i in ids) >= 4
     for ident in ids[2:]:
         assert measurements.resolve(ident) == machines.folder(ident.split("/")[0]) / f"{ident.split('/')[1]}.json"

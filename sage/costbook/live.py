@@ -129,9 +129,20 @@ def _allowed(allowed) -> dict:
     return {"choices": list(allowed)}
 
 
-#: how the chooser words a machine of each kind (costbook.machines.KINDS) after its name
-MACHINE_WORDS = {"public": "zkalc's published prices, the rest completed from the reference machine's ratios",
-                 "contributed": "a reader's measurement"}
+#: how the chooser words a machine of each kind (costbook.machines.KINDS): what it is, where its prices come from
+MACHINE_WORDS = {"public": ("the public machine", "zkalc's published prices, the rest completed from the reference "
+                                                  "machine's ratios"),
+                 "contributed": ("the contributed machine", "a reader's full measurement")}
+
+
+def machine_label(m) -> str:
+    """"the public machine AWS m6g.8xlarge (Graviton2 Neoverse-N1, 32 cores; zkalc's published prices, ...)":
+    a machine of ``costbook.machines`` as the chooser offers it."""
+    noun, source = MACHINE_WORDS[m.kind]
+    name = machines.short_name(m)
+    rest = m.words[len(name):].strip() if m.words.startswith(name) else m.words
+    rest = rest[1:-1] if rest.startswith("(") and rest.endswith(")") else rest
+    return f"{noun} {name} ({rest}; {source})" if rest else f"{noun} {name} ({source})"
 
 
 def known_machines(model) -> list:
@@ -144,7 +155,7 @@ def known_machines(model) -> list:
     out = [("reference", f"the reference machine ({measurements.machine_words(ref.mset)})", ref.mset),
            ("published", f"the seed's machine ({measurements.machine_words(pub)}; its published prices, completed as "
                          f"the scheme's model does)", pub)]
-    out += [(m.id, f"{m.words} ({MACHINE_WORDS[m.kind]})", m.mset) for m in others]
+    out += [(m.id, machine_label(m), m.mset) for m in others]
     return out
 
 
