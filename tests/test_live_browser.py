@@ -1,6 +1,7 @@
 """The live estimate in a real browser: a chapter of the offline book, opened from file:// in
 headless Chromium (Debian's `chromium`), driven over the DevTools protocol (websocket-client, pinned
-in requirements.txt).  The test changes one parameter, loads a measurement file the book does not
+in requirements.txt).  The test changes one parameter, chooses a public machine (the chooser must offer every
+public and contributed machine), loads a measurement file the book does not
 ship through the page's file input (DOM.setFileInputFiles, as a reader choosing the file), reads
 each step's total, low and high from the page, and compares them with `costbook estimate` run
 in-process on the same file and parameters.  The page must request nothing but file: and data: URLs
@@ -27,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from costbook import schemes
+from costbook import machines, schemes
 from costbook.book.render import render_book
 
 from test_live_pricing import cli_steps, reader_machine
@@ -186,6 +187,24 @@ def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
     for g, e in zip(read_steps(page), expected):
         assert g["label"] == e["label"] and g["error"] is None, g
         assert g["total"] == pytest.approx(e["total"], rel=1e-9, abs=0), e["label"]
+    # the chooser offers every public and contributed machine; one of them priced as the CLI prices it
+    offered = page.js("[...document.querySelector('.costbook-live select[data-control=machine]').options].map(o => o.value)")
+    others = [m.id for m in machines.known_machines() if m.kind in ("public", "contributed")]
+    assert [o for o in offered if o.startswith(("public/", "contributed/"))] == others
+    assert sum(o.startswith("public/") for o in offered) >= 4, offered
+    chosen = others[-1]
+    page.js(f"""(() => {{ const s = document.querySelector('.costbook-live select[data-control=machine]');
+                 s.value = '{chosen}'; s.dispatchEvent(new Event('change')); }})()""")
+    page.wait_for(f"document.querySelector('.costbook-live-words').dataset.machine === '{chosen}'")
+    assert f"--source {chosen} " in page.js("document.querySelector('.costbook-live code').textContent") + " "
+    expected, printed = cli_steps(SCHEME, chosen, {**defaults, OPTION: VALUE}, defaults)
+    assert expected is not None, printed
+    got = read_steps(page)
+    assert [g["label"] for g in got] == [e["label"] for e in expected]
+    for g, e in zip(got, expected):
+        assert g["error"] is None, g
+        for f in ("total", "low", "high"):
+            assert g[f] == pytest.approx(e[f], rel=1e-9, abs=0), (chosen, e["label"], f)
     # the machine: a file the book does not ship, through the file input
     doc = page.send("DOM.getDocument", depth=-1)
     node = page.send("DOM.querySelector", nodeId=doc["root"]["nodeId"], selector=".costbook-live input[type=file]")

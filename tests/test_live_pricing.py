@@ -1,10 +1,12 @@
 """The page's pricing (sage/costbook/book/assets/live/pricing.js) against the CLI, under node.
 
-For every scheme, every grid point its page offers and every machine the page knows (the reference
-file, the scheme's seed machine, and a machine file the book does not ship, loaded as a reader
-would), `costbook estimate SCHEME --json` runs in-process; its steps (the labelled price calls,
-recorded as it runs) are the expected values, and the page's code must give each step's total, low
-and high to 1e-9 relative.  Malformed files must be refused by the page with costbook check's
+For every scheme and every machine the page knows (the reference file, the scheme's seed machine, the
+public and contributed machines, and a machine file the book does not ship, loaded as a reader
+would), `costbook estimate SCHEME --json --source <the machine's id>` runs in-process at every grid
+point the page offers (the public and contributed machines but one at the default point: each of
+them is priced by the same recorded calls as the one checked everywhere); its steps (the labelled
+price calls, recorded as it runs) are the expected values, and the page's code must give each step's
+total, low and high to 1e-9 relative.  Malformed files must be refused by the page with costbook check's
 message, and a file without a key a step needs must name that key.
 """
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from costbook import cli, cost, keys, live, measurements, schemes
+from costbook import cli, cost, keys, live, machines, measurements, schemes
 
 ROOT = Path(__file__).resolve().parents[1]
 NODE = shutil.which("node")
@@ -182,12 +184,15 @@ def test_page_prices_every_grid_point_like_the_cli(tmp_path):
         model = schemes.get(name)
         defaults = {k: v[0] for k, v in model.OPTIONS.items()}
         expected = []
-        sources = {"reference": "reference", "published": "published"}
+        ids = [m["id"] for m in data["machines"]]
+        # the page offers every machine the book knows, each under the id `--source` takes
+        assert ids == ["reference", "published"] + [m.id for m in machines.known_machines()[1:]]
+        everywhere = {"reference", "published", next(i for i in ids if i.startswith("public/"))}
         for machine in data["machines"]:
             for i, point in enumerate(data["points"]):
-                if str(i) not in machine["points"]:
+                if str(i) not in machine["points"] or (machine["id"] not in everywhere and point != defaults):
                     continue
-                steps, printed = cli_steps(name, sources[machine["id"]], point, defaults)
+                steps, printed = cli_steps(name, machine["id"], point, defaults)
                 if steps is None:
                     expected.append({"machine": machine["id"], "point": i, "refused": printed})
                     continue
@@ -214,6 +219,8 @@ def test_page_prices_every_grid_point_like_the_cli(tmp_path):
     summary = json.loads(run.stdout.strip().splitlines()[-1])
     print(summary, f"{found} of {total} step totals printed as such in the CLI's JSON")
     assert summary["points"] > 0 and summary["steps"] > 0
+    # every machine of every export was priced by the page and compared (the reader's file included)
+    assert summary["machines"] == sum(len(case["export"]["machines"]) + 1 for case in cases)
     assert summary["malformed"] == len(MALFORMED) and summary["missing"] == len(exports)
     # every step the page shows is a figure costbook estimate prints (not a price used inside one)
     assert found == total, f"only {found} of {total} step totals appear in the CLI's JSON"

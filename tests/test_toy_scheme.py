@@ -159,7 +159,7 @@ def test_its_page_gets_the_live_estimate_with_no_core_edit(toy_scheme):
     data = live.export("schnorr")
     model = schemes.get("schnorr")
     assert [o["name"] for o in data["options"]] == list(model.OPTIONS)
-    assert [m["id"] for m in data["machines"]] == ["reference", "published"]
+    assert [m["id"] for m in data["machines"]][:2] == ["reference", "published"]   # then the public machines
     for machine in data["machines"]:
         for calls in machine["points"].values():
             assert calls and all(label for label, *_ in calls), machine["id"]

@@ -500,7 +500,8 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("scheme", nargs="?", help=f"one of: {', '.join(sorted(registry.REGISTRY)) or '(none yet)'}")
     e.add_argument("--counts", help="JSON object key -> count (finite, 0 to 1e15, fractions allowed), "
                                     "or @file.json")
-    e.add_argument("--source", help="reference | local | book | published | published/NAME | FILE")
+    e.add_argument("--source", help="reference | local | book | published | published/NAME | public/NAME | "
+                                   "contributed/NAME | FILE")
     e.add_argument("--backend", help="comma-separated backend preference list")
     e.add_argument("--params", help="named parameter set of the scheme")
     e.add_argument("--model", help="which cost model of the scheme")

@@ -30,13 +30,21 @@ def named(name: str, est) -> dict:
     return {f"{name}_s": est.total, f"{name}_low_s": est.low, f"{name}_high_s": est.high}
 
 
-def fmt_interval(seconds: float, low: float, high: float) -> str:
-    """'1.23 s [1.19–1.31]': the value, then its bounds in the value's unit."""
-    text = fmt_time(seconds)
-    unit = text.rsplit("\u00a0", 1)[-1]
-    scale = 1.0 if abs(seconds) >= 1000 else _SCALE.get(unit, 1.0)
+def fmt_interval(seconds: float, low: float, high: float, unit: str | None = None) -> str:
+    """'1.23 s [1.19–1.31]': the value, then its bounds in the value's unit; with `unit` ("s", "ms",
+    "µs", "ns"), all three in that unit ('0.87 ms [0.85–0.9]'), as a table row that shows one unit."""
+    if unit is not None and unit not in _SCALE:
+        raise ValueError(f"unknown unit {unit!r} (one of {', '.join(_SCALE)})")
+    text = fmt_time(seconds) if unit is None else None
+    unit = unit or text.rsplit("\u00a0", 1)[-1]
+    scale = 1.0 if text is not None and abs(seconds) >= 1000 else _SCALE.get(unit, 1.0)
     num = lambda x: f"{x / scale:,.0f}" if abs(x / scale) >= 100 else f"{x / scale:.3g}"   # never 1.01e+03
-    return f"{text} [{num(low)}–{num(high)}]"
+    return f"{text or num(seconds) + chr(0xA0) + unit} [{num(low)}–{num(high)}]"
+
+
+def unit_of(seconds: float) -> str:
+    """The unit fmt_time gives `seconds` ("s", "ms", "µs" or "ns")."""
+    return fmt_time(seconds).rsplit("\u00a0", 1)[-1]
 
 
 def fmt_named(result: dict, name: str) -> str:

@@ -37,7 +37,7 @@ import json
 import re
 from pathlib import Path
 
-from . import atomic, cost, keys, measurement_schema, measurements, registry
+from . import atomic, cost, keys, machines, measurement_schema, measurements, registry
 
 #: the version of the exported shape, checked by the page
 FORMAT = "costbook-live/2"
@@ -129,15 +129,39 @@ def _allowed(allowed) -> dict:
     return {"choices": list(allowed)}
 
 
+#: how the chooser words a machine of each kind (costbook.machines.KINDS): what it is, where its prices come from
+MACHINE_WORDS = {"public": ("the public machine", "zkalc's published prices, the rest completed from the reference "
+                                                  "machine's ratios"),
+                 "contributed": ("the contributed machine", "a reader's full measurement")}
+
+
+def machine_label(m) -> str:
+    """"the public machine AWS m6g.8xlarge (Graviton2 Neoverse-N1, 32 cores; zkalc's published prices, ...)":
+    a machine of ``costbook.machines`` as the chooser offers it."""
+    noun, source = MACHINE_WORDS[m.kind]
+    name = machines.short_name(m)
+    rest = m.words[len(name):].strip() if m.words.startswith(name) else m.words
+    rest = rest[1:-1] if rest.startswith("(") and rest.endswith(")") else rest
+    return f"{noun} {name} ({rest}; {source})" if rest else f"{noun} {name} ({source})"
+
+
 def known_machines(model) -> list:
     """(id, words for a reader, MeasurementSet) of every machine the book prices this scheme with:
-    the reference file and the scheme's published (seed) machine."""
-    ref = measurements.load_source("reference")
+    the reference file, the scheme's published (seed) machine, then the public and contributed
+    machines (``costbook.machines.known_machines``).  Each id is what ``costbook estimate SCHEME
+    --source`` takes for that machine."""
+    ref, *others = machines.known_machines()
     pub = measurements.load_source(f"published/{model.PUBLISHED}")
-    out = [("reference", f"the reference machine ({measurements.machine_words(ref)})", ref),
+    out = [("reference", f"the reference machine ({measurements.machine_words(ref.mset)})", ref.mset),
            ("published", f"the seed's machine ({measurements.machine_words(pub)}; its published prices, completed as "
                          f"the scheme's model does)", pub)]
+    out += [(m.id, machine_label(m), m.mset) for m in others]
     return out
+
+
+#: the fields of a price the page reads (its median, unit and bounds: PriceSet in pricing.js); the
+#: rest of an entry (where it comes from, how it was measured) stays in the measurement file
+PRICE_FIELDS = ("median", "unit", "q1", "q3", "low", "high")
 
 
 class _Tables:
@@ -159,8 +183,10 @@ class _Tables:
         ci = self._id(self.counts, counts, json.dumps(counts, sort_keys=True))
         oi = self._id(self.orders, list(c.order), tuple(c.order))
         ms = c.measurements
-        si = self._id(self.sources, {"name": ms.name, "kind": ms.kind, "results": ms.results},
-                      json.dumps([ms.name, ms.results], sort_keys=True, default=str))
+        results = {b: {k: {f: e[f] for f in PRICE_FIELDS if f in e} for k, e in entries.items()}
+                   for b, entries in ms.results.items()}
+        si = self._id(self.sources, {"name": ms.name, "kind": ms.kind, "results": results},
+                      json.dumps([ms.name, results], sort_keys=True, default=str))
         return [c.estimate.label, ci, si, oi, bool(c.derive)]
 
 

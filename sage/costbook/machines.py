@@ -18,8 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import compare, measurements, public
+from . import compare, measurements, public, registry
+from .intervals import fmt_interval, unit_of
 from .keys import family_of, sizes as key_sizes
+from .report import Table, cite, geometric_mean
 
 #: the kinds of machine, in the order a table shows them
 KINDS = ("reference", "public", "contributed", "seed")
@@ -101,6 +103,13 @@ def _seed_stated(scheme: str):
     return lambda b, k: any(pub.has(x, k) for x in pub.backends)
 
 
+def interval(row: compare.OperationCost, side: str) -> tuple:
+    """(low, high) of a cell: the interval of the row's price on `side` ("reference": the machine the
+    row was priced with; "seed": the seed's machine), every price at its low, then its high bound.
+    Every cell's interval comes from here."""
+    return getattr(row, f"{side}_low_s"), getattr(row, f"{side}_high_s")
+
+
 def side_by_side(machines=None) -> list:
     """A Cell for every (scheme, headline step) on every machine of `machines` (default
     ``known_machines()``), then on each scheme's seed machine ("seed")."""
@@ -115,12 +124,12 @@ def side_by_side(machines=None) -> list:
             continue
         seed_rows = seed_rows or rows
         for r in rows:
-            cells.append(Cell(r.scheme, r.operation, r.size, m.id, r.reference_s, r.reference_low_s,
-                              r.reference_high_s, measured_share(m.mset, r.reference_shares, r.reference_backends)))
+            cells.append(Cell(r.scheme, r.operation, r.size, m.id, r.reference_s, *interval(r, "reference"),
+                              measured_share(m.mset, r.reference_shares, r.reference_backends)))
     for r in seed_rows or ():
         stated = _seed_stated(r.scheme)
         share = sum(s.seconds for s in r.seed_shares if stated(None, s.key)) / sum(s.seconds for s in r.seed_shares)
-        cells.append(Cell(r.scheme, r.operation, r.size, "seed", r.seed_s, r.seed_low_s, r.seed_high_s, share))
+        cells.append(Cell(r.scheme, r.operation, r.size, "seed", r.seed_s, *interval(r, "seed"), share))
     return cells
 
 
@@ -130,3 +139,82 @@ def table(cells) -> dict:
     for c in cells:
         out.setdefault((c.scheme, c.operation, c.size), {})[c.machine] = c
     return out
+
+
+# ---------------------------------------------------------------------------
+# For a reader: the machines' names, one unit per row, a cell as text, the two tables
+
+SEED = "seed"
+SEED_WORDS = "seed's machine"
+
+
+def short_name(machine: Machine) -> str:
+    """A machine in a column head: "reference machine", "AWS m6g.8xlarge" (its words up to the
+    first parenthesis), a contributed file's name."""
+    if machine.kind == "reference":
+        return "reference machine"
+    if machine.kind == "contributed":
+        return machine.id.split("/", 1)[1]
+    return machine.words.split(" (", 1)[0]
+
+
+def row_unit(cells) -> str:
+    """The unit a row of cells is shown in: the unit of the geometric mean of its prices, so that
+    every machine's price of one step reads in one unit."""
+    priced = [c.seconds for c in cells if c.seconds]
+    return unit_of(geometric_mean(priced)) if priced else "s"
+
+
+def cell_text(cell: Cell, unit: str) -> str:
+    """'1.23 ms [1.10–1.38] · 34%': the price and its interval in `unit`, then the share of the price
+    measured (or stated) on that machine; a dash where the machine cannot price the step."""
+    if cell is None or cell.seconds is None:
+        return "—"
+    return f"{fmt_interval(cell.seconds, cell.low, cell.high, unit)} · {cell.measured_share:.0%}"
+
+
+def columns(machines) -> list:
+    """(column id, head) of the price table: every machine, then the seeds' machines."""
+    return [(m.id, short_name(m)) for m in machines] + [(SEED, SEED_WORDS)]
+
+
+def price_table(cells, machines) -> Table:
+    """Each scheme's headline steps (rows, in the book's order) on each machine (columns), each cell
+    with its interval and measured share, every cell of a row in the row's unit."""
+    cols = columns(machines)
+    t = Table(["scheme", "step (size)"] + [head for _, head in cols])
+    for (scheme, operation, size), row in table(cells).items():
+        if scheme == "*":
+            continue
+        unit = row_unit(row.values())
+        t.add(registry.manifest(scheme).TITLE, f"{operation} ({size})",
+              *(cell_text(row.get(ident), unit) for ident, _ in cols))
+    return t
+
+
+def stated_count(machine: Machine) -> tuple:
+    """(prices stated on the machine, prices completed there) over its whole file."""
+    entries = [e for es in machine.mset.results.values() for e in es.values()]
+    done = sum(1 for e in entries if e.get("completed"))
+    return len(entries) - done, done
+
+
+def machine_table(machines) -> Table:
+    """Every machine of the price table: its name, what it is, where its prices come from, and how
+    many of its prices are stated there and how many are completed."""
+    kinds = {f"public/{s['id']}": s["kind"] for s in public.sources()}
+    t = Table(["machine", "in full", "kind", "prices from", "stated", "completed"])
+    for m in machines:
+        stated, done = stated_count(m)
+        src = m.mset.provenance.get("source")
+        if m.kind == "public" and isinstance(src, dict):
+            where = (f"{src.get('benchmark', 'zkalc')} {cite(src.get('citation') or 'zkalc')}, {src.get('library')} on "
+                     f"{src.get('curve')} (commit {str(src.get('commit'))[:7]}, {Path(str(src.get('path'))).name}); "
+                     f"the rest completed from the reference machine")
+        elif m.kind == "reference":
+            where = "measured with the book's harness"
+        else:
+            where = "measured with the book's harness (full profile)"
+        kind = kinds.get(m.id) or {"reference": "the book's reference machine"}.get(m.kind, "a reader's machine")
+        t.add(short_name(m), m.words, kind, where, str(stated), str(done))
+    return t

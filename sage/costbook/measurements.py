@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import errno
 import glob
+import hashlib
 import json
 import os
 import re
@@ -141,14 +142,28 @@ def _fail(path, field: str, problem: str):
     raise MeasurementFileError(f"{path}: {field}: {problem}")
 
 
-def validate(data, path="<memory>", on_disk: bool = False) -> MeasurementSet:
+#: digests of file texts that passed the schema check: the same text passes it again, so a file read
+#: again (the chapters and the machines' comparison load the published and public files hundreds of
+#: times) is parsed, not checked again.  Bounded: cleared when it holds MAX_CHECKED texts.
+_CHECKED: set = set()
+MAX_CHECKED = 4096
+
+
+def validate(data, path="<memory>", on_disk: bool = False, text: str | None = None) -> MeasurementSet:
     """Check `data` (parsed JSON) against measurement.schema.json; return a MeasurementSet.
     `on_disk`: read from a file or about to be written to one (a kind that exists only in memory,
-    such as calibrated, is refused)."""
-    try:
-        measurement_schema.check(data, on_disk=on_disk)
-    except measurement_schema.Invalid as e:
-        _fail(path, e.field, e.problem)
+    such as calibrated, is refused).  `text`: the JSON text `data` was parsed from; a text that
+    passed the check once is not checked again (``_CHECKED``)."""
+    digest = None if text is None else (hashlib.sha256(text.encode("utf-8")).digest(), on_disk)
+    if digest is None or digest not in _CHECKED:
+        try:
+            measurement_schema.check(data, on_disk=on_disk)
+        except measurement_schema.Invalid as e:
+            _fail(path, e.field, e.problem)
+        if digest is not None:
+            if len(_CHECKED) >= MAX_CHECKED:
+                _CHECKED.clear()
+            _CHECKED.add(digest)
     return MeasurementSet(data["name"], data["kind"], data["provenance"], data["results"],
                           Path(path) if path != "<memory>" else None)
 
@@ -265,7 +280,8 @@ def parse_json(text: str, where: str, error=MeasurementFileError):
 
 def load(path) -> MeasurementSet:
     path = Path(path)
-    return validate(parse_json(read_text(path), str(path)), path, on_disk=True)
+    text = read_text(path)
+    return validate(parse_json(text, str(path)), path, on_disk=True, text=text)
 
 
 def write_atomic(mset_or_data, path) -> Path:
@@ -365,6 +381,10 @@ def local_path() -> Path:
     return project_root() / "measurements" / "local" / "this-machine.json"
 
 
+#: the folders of measurements/ whose files a source names as <folder>/<name>
+NAMED_FOLDERS = ("published", "public", "contributed")
+
+
 def resolve(source: str) -> Path:
     """Map a source name to a file.
 
@@ -372,10 +392,12 @@ def resolve(source: str) -> Path:
     ``local``                this machine (``costbook measure`` output)
     ``published/<name>``     a seed's published prices (``published`` alone if only one
                              published file could be meant is not accepted: name it)
+    ``public/<name>``        a public benchmark machine (measurements/public/<name>.json)
+    ``contributed/<name>``   a reader's machine given back (measurements/contributed/<name>.json)
     ``book``                 what the chapters render from: $COSTBOOK_MEASUREMENTS or reference
     anything else            a path to a measurement file
     """
-    named = "reference, local, book, published/<name>"
+    named = "reference, local, book, published/<name>, public/<name>, contributed/<name>"
     if not source:
         raise MeasurementFileError(f"empty source name (use {named} or a file)")
     if source == "reference":
@@ -389,13 +411,16 @@ def resolve(source: str) -> Path:
     if source == "book":
         env = os.environ.get("COSTBOOK_MEASUREMENTS")
         return Path(env) if env else reference_path()
-    if source.startswith("published/"):
-        name = source.split("/", 1)[1]
-        path = published_dir() / (name + ".json")
-        if not name or "/" in name or name.startswith(".") or not path.is_file():
-            names = ", ".join(p.stem for p in sorted(published_dir().glob("*.json")))
-            raise MeasurementFileError(f"no published file {source!r} (have: {names})")
-        return path
+    folder, slash, name = source.partition("/")
+    if folder in NAMED_FOLDERS and slash:
+        where = project_root() / "measurements" / folder
+        path = where / (name + ".json")
+        if name and "/" not in name and not name.startswith(".") and path.is_file():
+            return path
+        # a reader's own folder named public/ or contributed/ holding the file given is that file
+        if folder == "published" or not Path(source).is_file():
+            names = ", ".join(p.stem for p in sorted(where.glob("*.json"))) or "none"
+            raise MeasurementFileError(f"no {folder} file {source!r} (have: {names})")
     path = Path(source)
     if not path.exists() and not path.is_symlink():   # a broken link or loop: load() says which
         raise MeasurementFileError(f"{source}: no such measurement file (or use {named})")
