@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
-from . import measurements, registry, uncertainty
+from . import measurements, prediction, registry, uncertainty
 
 #: the labels of what a seed-machine number is (the ledger's vocabulary)
 PREDICTED = "predicted"
@@ -142,9 +142,8 @@ def predicted(scheme: str, mset: measurements.MeasurementSet, seconds: float, lo
     """The prediction interval of a time of `scheme` at `options` (over its defaults) priced with `mset`,
     whose price interval is [low, high]: ``uncertainty.prediction_interval``, for the closing chapter's
     tables and figures."""
-    from .prediction import with_defaults
     return uncertainty.prediction_interval(scheme, mset.name, seconds, low, high,
-                                           options=with_defaults(registry.model(scheme), options or {}))
+                                           options=prediction.with_defaults(registry.model(scheme), options or {}))
 
 
 def predict(row: OperationCost, reference: measurements.MeasurementSet) -> OperationCost:

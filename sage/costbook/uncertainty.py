@@ -33,6 +33,15 @@ Two kinds of evidence, each left out where it would judge itself:
   out-of-sample rows of the *other* schemes (``cross_machine_margin``), whose errors include carrying
   the book's model and ratios to a machine it never ran on.
 
+Every estimate the book shows (``prediction_interval``: `costbook estimate`, the chapters' tables and
+figures, the closing chapter, the machines' table, the page, the ledger) takes its margin the same way
+(``estimate_margin``): priced with the prices of the validation evidence's machine, the margin of a check
+of its scheme at its size in the "priced" group (an estimate is counts times prices, no interpreter work);
+priced with any other machine's, the cross-machine margin of its scheme.  Its interval is its price
+interval widened by that margin on each side, [low x e^-q, high x e^q]: an estimate's prices come from
+another run than the one it would be judged by, so their spread is not in the scores; a validation's
+and a ledger row's intervals have no price spread to widen (see above) and are centred.
+
 ``NOMINAL`` is the one level used everywhere.
 """
 from __future__ import annotations
