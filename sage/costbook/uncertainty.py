@@ -295,7 +295,7 @@ def cross_machine_margin(scheme: str, scored: Sequence[tuple], level: float = NO
 #: the file of the cross-machine scores (``costbook.ledger.write_cross_machine_scores`` writes it from the
 #: ledger's out-of-sample rows; tests/test_ledger.py checks it is the ledger's): an estimate reads the
 #: scores there rather than recomputing the whole ledger
-CROSS_MACHINE_FILE = "cross-machine-scores.json"
+CROSS_MACHINE_FILE = "cross-machine/scores.json"      # in a folder of its own: not a measurement file
 CROSS_MACHINE_FORMAT = "costbook-cross-machine/1"
 #: the group of an estimate's steps: counts times prices, with no measured interpreter work in them
 ESTIMATE_GROUP = "priced"
