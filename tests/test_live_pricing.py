@@ -5,8 +5,9 @@ public and contributed machines, and a machine file the book does not ship, load
 would), `costbook estimate SCHEME --json --source <the machine's id>` runs in-process at every grid
 point the page offers (the public and contributed machines but one at the default point: each of
 them is priced by the same recorded calls as the one checked everywhere); its steps (the labelled
-price calls, recorded as it runs) are the expected values, and the page's code must give each step's
-total, low and high to 1e-9 relative.  Malformed files must be refused by the page with costbook check's
+price calls, recorded as it runs, with the prediction intervals it prints) are the expected values,
+and the page's code must give each step's total, prediction interval and price interval to 1e-9
+relative.  Malformed files must be refused by the page with costbook check's
 message, and a file without a key a step needs must name that key.
 """
 from __future__ import annotations
@@ -56,8 +57,14 @@ def cli_steps(scheme: str, source: str, point: dict, defaults: dict):
     if rc != 0:
         return None, err.getvalue().strip()
     printed = json.loads(out.getvalue())
-    return [{"label": c.estimate.label, "total": c.estimate.total, "low": c.estimate.low, "high": c.estimate.high}
-            for c in live.steps(calls)], printed
+    # each step's prediction interval as the CLI prints it (its "prediction" block), beside its price interval
+    predicted = printed["prediction"]["steps"]
+    recorded = live.steps(calls)
+    assert [p["label"] for p in predicted] == [c.estimate.label for c in recorded]
+    for p, c in zip(predicted, recorded):
+        assert (p["seconds"], p["price_low_s"], p["price_high_s"]) == (c.estimate.total, c.estimate.low, c.estimate.high)
+    return [{"label": p["label"], "total": p["seconds"], "low": p["low_s"], "high": p["high_s"],
+             "priceLow": p["price_low_s"], "priceHigh": p["price_high_s"]} for p in predicted], printed
 
 
 def _numbers(x):
@@ -196,7 +203,7 @@ def test_page_prices_every_grid_point_like_the_cli(tmp_path):
                 if steps is None:
                     expected.append({"machine": machine["id"], "point": i, "refused": printed})
                     continue
-                numbers = set(_numbers(printed))
+                numbers = set(_numbers({k: v for k, v in printed.items() if k != "prediction"}))
                 found += sum(s["total"] in numbers for s in steps)
                 total += len(steps)
                 expected.append({"machine": machine["id"], "point": i, "steps": steps})

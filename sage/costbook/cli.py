@@ -32,8 +32,8 @@ import signal
 import sys
 from pathlib import Path
 
-from . import measurements, registry, validation
-from .cost import Counts, CountsError, MissingPrice, price
+from . import measurements, prediction, registry, validation
+from .cost import Counts, CountsError, MissingPrice, price, recording
 from .keys import UnknownPrimitiveKey
 
 # A larger count is a typo, not a protocol (10^15 operations of even 1 ns is 11 days).
@@ -312,10 +312,14 @@ def scheme_estimate(name: str, module, mset, backends, options: dict, given: dic
     line naming the scheme and the options given on the command line (`given`)."""
     where = f"estimate {name} " + (" ".join(f"{_flag(k)} {v}" for k, v in given.items()) or "at its defaults")
     try:
-        result = module.estimate(mset, backends=backends, **options)
+        with recording() as calls:
+            result = module.estimate(mset, backends=backends, **options)
     except ArithmeticError as e:
         raise EstimateFailed(f"{where}: {type(e).__name__} in the scheme's estimate ({_message(e)}): its options "
                              f"admit a value it cannot price") from e
+    _check_result(result, where)
+    # every estimated time with its prediction interval (the one the chapters and the page show)
+    result = prediction.predicted(name, mset, options, result, calls)
     _check_result(result, where)
     return result
 
@@ -339,7 +343,8 @@ def cmd_estimate(args) -> int:
         mset = measurements.load_source(source)
         _applies(module, options, given, mset.kind)
         result = scheme_estimate(args.scheme, module, mset, _backends_arg(args.backend), options, given)
-        text = json.dumps(result, indent=2, allow_nan=False) if args.json else module.format_estimate(result)
+        text = (json.dumps(result, indent=2, allow_nan=False) if args.json
+                else "\n".join(filter(None, (module.format_estimate(result), prediction.words(result)))))
         print(clean_text(text))
         return 0
     if args.counts is None:
@@ -496,7 +501,13 @@ def parser() -> argparse.ArgumentParser:
     d.set_defaults(func=cmd_measure_dalek)
 
     # allow_abbrev=False: scheme options such as --m (mix-servers) must not be taken for --model
-    e = sub.add_parser("estimate", help="price a scheme or a count vector", allow_abbrev=False)
+    e = sub.add_parser("estimate", help="price a scheme or a count vector", allow_abbrev=False,
+                       description="A scheme's estimate shows every time with its 90%% prediction interval: the "
+                                   "prices' spread widened by the model's error, estimated from evidence the "
+                                   "estimate is not judged by (costbook.prediction).  In --json, low_s/high_s "
+                                   "(<name>_low_s, ...) are that interval, price_low_s/price_high_s the prices' "
+                                   "spread alone, and 'prediction' lists every priced step with both.  A --counts "
+                                   "estimate shows the prices' spread alone (no scheme, no model to be wrong).")
     e.add_argument("scheme", nargs="?", help=f"one of: {', '.join(sorted(registry.REGISTRY)) or '(none yet)'}")
     e.add_argument("--counts", help="JSON object key -> count (finite, 0 to 1e15, fractions allowed), "
                                     "or @file.json")

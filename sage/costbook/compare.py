@@ -12,10 +12,11 @@ chapter formats them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
-from . import measurements, registry
+from . import measurements, prediction, registry, uncertainty
 
 #: the labels of what a seed-machine number is (the ledger's vocabulary)
 PREDICTED = "predicted"
@@ -101,6 +102,15 @@ class OperationCost:
     seed_low_s: float | None = None
     seed_high_s: float | None = None
     printed: str | None = None        # printed_s as the seed prints it ("64.278 µs", "500 s")
+    options: dict | None = None       # the scheme's options it is priced at (its size: what its interval leaves out)
+    # the prediction intervals (``predict``: ``uncertainty.prediction_interval`` of the price intervals
+    # above, on each machine); the seed's only where its figure is out of sample (predicted, leave-one-out)
+    reference_predicted_low_s: float | None = None
+    reference_predicted_high_s: float | None = None
+    seed_predicted_low_s: float | None = None
+    seed_predicted_high_s: float | None = None
+    reference_margin: float | None = None
+    seed_margin: float | None = None
 
     @property
     def dominant(self) -> Share:
@@ -127,11 +137,49 @@ def published_source(scheme: str) -> measurements.MeasurementSet:
     return measurements.load_source(f"published/{registry.model(scheme).PUBLISHED}")
 
 
+def predicted(scheme: str, mset: measurements.MeasurementSet, seconds: float, low: float | None = None,
+              high: float | None = None, options: dict | None = None) -> uncertainty.Prediction:
+    """The prediction interval of a time of `scheme` at `options` (over its defaults) priced with `mset`,
+    whose price interval is [low, high]: ``uncertainty.prediction_interval``, for the closing chapter's
+    tables and figures."""
+    return uncertainty.prediction_interval(scheme, mset.name, seconds, low, high,
+                                           options=prediction.with_defaults(registry.model(scheme), options or {}))
+
+
+def predict(row: OperationCost, reference: measurements.MeasurementSet) -> OperationCost:
+    """`row` with its prediction intervals (``predicted``): on `reference` (the machine its reference_s
+    was priced with) and on the seed's machine, where its figure is out of sample (an in-sample fit is no
+    prediction)."""
+    ref = predicted(row.scheme, reference, row.reference_s, row.reference_low_s, row.reference_high_s, row.options)
+    out = replace(row, reference_predicted_low_s=ref.low, reference_predicted_high_s=ref.high,
+                  reference_margin=ref.margin.value)
+    if row.seed_kind in (PREDICTED, LEAVE_ONE_OUT) and row.seed_low_s is not None:
+        seed = predicted(row.scheme, published_source(row.scheme), row.seed_s, row.seed_low_s, row.seed_high_s,
+                         row.options)
+        out = replace(out, seed_predicted_low_s=seed.low, seed_predicted_high_s=seed.high, seed_margin=seed.margin.value)
+    return out
+
+
 def operation_costs(reference: measurements.MeasurementSet | None = None) -> list:
     """OperationCost rows for every discovered scheme, in the book's order, priced with `reference`
-    (default: the committed reference file) and on the seed's machine."""
+    (default: the committed reference file) and on the seed's machine, with their prediction intervals."""
     reference = reference or measurements.load_source("reference")
-    return [row for rows in rows_builders().values() for row in rows(reference)]
+    return [predict(row, reference) for rows in rows_builders().values() for row in rows(reference)]
+
+
+def interval_words(rows: Sequence[OperationCost]) -> str:
+    """What the intervals of the rows are, said once for a table: the level and the margins."""
+    ref = sorted({r.reference_margin for r in rows if r.reference_margin is not None})
+    seed = sorted({r.seed_margin for r in rows if r.seed_margin is not None})
+    span = lambda qs: (f"±{math.expm1(qs[0]):.1%}" if len(qs) == 1 else
+                       f"±{math.expm1(qs[0]):.1%} to ±{math.expm1(qs[-1]):.1%}")
+    text = (f"{uncertainty.NOMINAL:.0%} prediction intervals: each price interval widened by the model's error, "
+            f"on the reference machine as a validated step's interval is made ({span(ref)} where the prices do not "
+            f"spread, wider as they do, about the model's steady offset; from the validation checks of the other "
+            f"schemes and of other sizes)")
+    if seed:
+        text += f", {span(seed)} on the seeds' machines (the other schemes' predictions of published figures)"
+    return text + "."
 
 
 def seed_prices_without_spread() -> dict:

@@ -224,20 +224,52 @@ def _scored(r: Row) -> bool:
             and parse_printed(r.printed)[0] > 0)
 
 
+def out_of_sample_scores(rows: list) -> list:
+    """(scheme, score) of every out-of-sample row: the log error of its value against the printed figure,
+    the evidence of ``uncertainty.cross_machine_margin``."""
+    return [(r.scheme, uncertainty.score(parse_printed(r.printed)[0], r.book_value)) for r in rows if _scored(r)]
+
+
+def seed_machine(scheme: str) -> str:
+    """What a ledger row's figure was measured on, as ``uncertainty.prediction_interval`` names a machine:
+    the seed's, never the machine of the validation evidence."""
+    return f"the seed machine of {scheme}"
+
+
 def with_intervals(rows: list) -> list:
-    """`rows` with every out-of-sample row's prediction interval: its value widened by the margin of
-    the *other* schemes' out-of-sample rows (``uncertainty.cross_machine_margin``: their log errors
-    against their printed figures), never by its own scheme's."""
-    scored = [(r.scheme, uncertainty.score(parse_printed(r.printed)[0], r.book_value)) for r in rows if _scored(r)]
+    """`rows` with every out-of-sample row's prediction interval (``uncertainty.prediction_interval``, the
+    one every estimate takes): its value widened by the margin of the *other* schemes' out-of-sample rows
+    (``uncertainty.cross_machine_margin``: their log errors against their printed figures), never by its
+    own scheme's; a row carries no price spread."""
+    scored = out_of_sample_scores(rows)
     margins = {s: uncertainty.cross_machine_margin(s, scored) for s in {r.scheme for r in rows}}
     out = []
     for r in rows:
         if _scored(r) and math.isfinite(margins[r.scheme].value):
-            q = margins[r.scheme].value
-            low, high = uncertainty.interval(r.book_value, q)
-            r = replace(r, book_low=low, book_high=high, printed_value=parse_printed(r.printed)[0], margin=q)
+            p = uncertainty.prediction_interval(r.scheme, seed_machine(r.scheme), r.book_value,
+                                                margin=margins[r.scheme])
+            r = replace(r, book_low=p.low, book_high=p.high, printed_value=parse_printed(r.printed)[0],
+                        margin=p.margin.value)
         out.append(r)
     return out
+
+
+def cross_machine_data(rows: list | None = None) -> dict:
+    """The committed form of the cross-machine scores (``uncertainty.CROSS_MACHINE_FILE``)."""
+    rows = ledger() if rows is None else rows
+    return {"format": uncertainty.CROSS_MACHINE_FORMAT,
+            "about": "each out-of-sample ledger row's |ln(printed / book)|, written by python -m costbook.ledger "
+                     "--write-scores; every estimate on a machine other than the validation evidence's takes its "
+                     "model-error margin from the other schemes' scores here",
+            "scores": [{"scheme": r.scheme, "lines": r.lines, "quantity": r.quantity, "score": s}
+                       for r, (_, s) in zip([r for r in rows if _scored(r)], out_of_sample_scores(rows))]}
+
+
+def write_cross_machine_scores(path=None) -> str:
+    from . import atomic
+    path = path or uncertainty.cross_machine_path()
+    atomic.write_text(path, json.dumps(cross_machine_data(), indent=1, ensure_ascii=False) + "\n")
+    return str(path)
 
 
 def coverage(rows: list) -> dict:
@@ -318,3 +350,20 @@ def interval_text(r: Row) -> str:
 
 def dumps(rows: list) -> str:
     return json.dumps(to_json(rows), indent=1, ensure_ascii=False)
+
+
+def main(argv=None) -> int:
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m costbook.ledger", description="the reproduction ledger")
+    ap.add_argument("--write-scores", action="store_true",
+                    help=f"write measurements/calibration/{uncertainty.CROSS_MACHINE_FILE} from the ledger")
+    args = ap.parse_args(argv)
+    if args.write_scores:
+        print(write_cross_machine_scores())
+    else:
+        print(to_text(ledger()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

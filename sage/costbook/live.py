@@ -18,6 +18,11 @@ the option the chapter's own what-if figure runs along (``manifest.LIVE_AXIS``),
 in the groups of the model that prices them (``model.STEP_GROUPS``: a heading, the labels, a note),
 each step labelled as the chapter's tables name it.
 
+Each step's interval on the page is its prediction interval (``uncertainty.prediction_interval``): the
+page widens the price interval it propagates by the model-error margin exported here per machine and
+grid point (``margins``, from ``prediction.margin``, as `costbook estimate` takes it), and for a reader's
+file by ``reader_margin`` (another machine than the validation evidence's).
+
 Also exported, as data: the measurement file's schema (measurement.schema.json, which ``costbook
 check`` interprets too) and the key families (``keys.FAMILIES``), so the page refuses a malformed file
 with the same message.
@@ -37,10 +42,12 @@ import json
 import re
 from pathlib import Path
 
-from . import atomic, cost, keys, machines, measurement_schema, measurements, registry
+from . import atomic, cost, keys, machines, measurement_schema, measurements, prediction, registry, uncertainty
 
 #: the version of the exported shape, checked by the page
-FORMAT = "costbook-live/2"
+FORMAT = "costbook-live/3"
+#: what the page calls a reader's file when it asks for its margin: never the validation evidence's machine
+READER_MACHINE = "a reader's measurement file"
 #: the most lines one what-if plot draws (each in its own colour): a group of steps holds no more
 MAX_LINES = 6
 
@@ -190,15 +197,7 @@ class _Tables:
         return [c.estimate.label, ci, si, oi, bool(c.derive)]
 
 
-def steps(calls) -> list:
-    """The steps among recorded price calls: the labelled ones (an unlabelled call prices a part
-    used inside a step), one per label, the last call of a label winning (a scheme that prices a
-    step twice reports the later one), in the order the labels first appear."""
-    last = {}
-    for c in calls:
-        if c.estimate.label:
-            last[c.estimate.label] = c
-    return list(last.values())
+steps = prediction.steps       # the steps among recorded price calls: what the page re-prices
 
 
 def _priced(model, mset, point: dict) -> list:
@@ -272,7 +271,7 @@ def export(name: str) -> dict:
     tables, views = _Tables(), _Views()
     machines = []
     for ident, words, mset in known_machines(model):
-        priced = {}
+        priced, margins = {}, {}
         for i, point in enumerate(points):
             if not _applies(applies, point, defaults, mset.kind):
                 continue
@@ -282,11 +281,14 @@ def export(name: str) -> dict:
                 priced[str(i)] = {"refused": str(e)}
                 continue
             rows = [tables.call(c) for c in calls]
+            # the model-error margin the page widens each step's price interval by (prediction.margin)
+            margins[str(i)] = uncertainty.margin_export(prediction.margin(name, mset, point))
             if ident == "reference":                     # the template a reader's file replays
                 for row, recipe in zip(rows, _reader_recipes(model, mset, point, calls, views)):
                     row.append(recipe)
             priced[str(i)] = rows
-        machines.append({"id": ident, "label": words, "name": mset.name, "kind": mset.kind, "points": priced})
+        machines.append({"id": ident, "label": words, "name": mset.name, "kind": mset.kind, "points": priced,
+                         "margins": margins})
     labels = list(dict.fromkeys(row[0] for m in machines for rows in m["points"].values()
                                 if isinstance(rows, list) for row in rows))
     option_words = getattr(model, "OPTION_WORDS", {})
@@ -299,6 +301,8 @@ def export(name: str) -> dict:
         "applies": applies, "points": points,
         "machines": machines, "template": "reference",
         "counts": tables.counts, "orders": tables.orders, "sources": tables.sources, "views": list(views),
+        # a reader's file is another machine than the evidence's: the cross-machine margin, at any size
+        "level": uncertainty.NOMINAL, "reader_margin": uncertainty.margin_export(uncertainty.estimate_margin(name, READER_MACHINE)),
         "schema": schema_rules(),
     }
 

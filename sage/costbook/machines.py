@@ -7,7 +7,8 @@ seed machine (its published prices, completed as the scheme's model completes th
 
 ``side_by_side`` prices every scheme's headline steps (the rows of its ``comparison.py``, what the
 closing chapter compares) on each machine, through the scheme registry, never by a scheme's name.
-Each ``Cell`` has the price, its interval (every price at its low, then its high bound) and its
+Each ``Cell`` has the price, its price interval (every price at its low, then its high bound), its
+prediction interval on that machine (``compare.predict``: the one every estimate takes) and its
 *measured share*: the part of the price that comes from prices measured or stated on that machine,
 the rest completed from another machine's ratios or derived by a stated rule (an unmeasured size, a
 fit) from prices completed there.  On the seed's machine a price counts as stated where the seed's
@@ -46,6 +47,10 @@ class Cell:
     high: float | None = None
     measured_share: float | None = None     # 0..1
     missing: str | None = None              # why there is no price
+    # its prediction interval (``compare.predict``: ``uncertainty.prediction_interval`` of [low, high] on this
+    # machine); None on a seed's machine where the figure is fitted in-sample
+    predicted_low: float | None = None
+    predicted_high: float | None = None
 
 
 def folder(name: str) -> Path:
@@ -125,11 +130,13 @@ def side_by_side(machines=None) -> list:
         seed_rows = seed_rows or rows
         for r in rows:
             cells.append(Cell(r.scheme, r.operation, r.size, m.id, r.reference_s, *interval(r, "reference"),
-                              measured_share(m.mset, r.reference_shares, r.reference_backends)))
+                              measured_share(m.mset, r.reference_shares, r.reference_backends),
+                              predicted_low=r.reference_predicted_low_s, predicted_high=r.reference_predicted_high_s))
     for r in seed_rows or ():
         stated = _seed_stated(r.scheme)
         share = sum(s.seconds for s in r.seed_shares if stated(None, s.key)) / sum(s.seconds for s in r.seed_shares)
-        cells.append(Cell(r.scheme, r.operation, r.size, "seed", r.seed_s, *interval(r, "seed"), share))
+        cells.append(Cell(r.scheme, r.operation, r.size, "seed", r.seed_s, *interval(r, "seed"), share,
+                          predicted_low=r.seed_predicted_low_s, predicted_high=r.seed_predicted_high_s))
     return cells
 
 
@@ -170,7 +177,15 @@ def cell_text(cell: Cell, unit: str) -> str:
     measured (or stated) on that machine; a dash where the machine cannot price the step."""
     if cell is None or cell.seconds is None:
         return "—"
-    return f"{fmt_interval(cell.seconds, cell.low, cell.high, unit)} · {cell.measured_share:.0%}"
+    return f"{fmt_interval(cell.seconds, *shown_interval(cell), unit)} · {cell.measured_share:.0%}"
+
+
+def shown_interval(cell: Cell) -> tuple:
+    """The interval a reader is shown: the 90% prediction interval, or, on a seed's machine whose prices
+    were fitted to the seed's own figures (no prediction there), the fit's price interval."""
+    if cell.predicted_low is not None:
+        return cell.predicted_low, cell.predicted_high
+    return cell.low, cell.high
 
 
 def columns(machines) -> list:

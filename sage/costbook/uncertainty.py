@@ -62,6 +62,15 @@ Two kinds of evidence, each left out where it would judge itself:
   out-of-sample rows of the *other* schemes (``cross_machine_margin``), whose errors include carrying
   the book's model and ratios to a machine it never ran on.
 
+Every estimate the book shows (``prediction_interval``: `costbook estimate`, the chapters' tables and
+figures, the closing chapter, the machines' table, the page, the ledger) takes its margin the same way
+(``estimate_margin``): priced with the prices of the validation evidence's machine, the margin of a check
+of its scheme at its size in the "priced" group (an estimate is counts times prices, no interpreter work);
+priced with any other machine's, the cross-machine margin of its scheme.  Its interval is its price
+interval widened by that margin on each side, [low x e^-q, high x e^q]: an estimate's prices come from
+another run than the one it would be judged by, so their spread is not in the scores; a validation's
+and a ledger row's intervals have no price spread to widen (see above) and are centred.
+
 ``NOMINAL`` is the one level used everywhere.
 """
 from __future__ import annotations
@@ -367,3 +376,145 @@ def cross_machine_margin(scheme: str, scored: Sequence[tuple], level: float = NO
     the scores of the other schemes' out-of-sample predictions. `scored`: (scheme, score) pairs."""
     others = [s for sch, s in scored if sch != scheme]
     return Margin(conformal_quantile(others, level), len(others), "across machines", f"every {scheme} row")
+
+
+# ---------------------------------------------------------------------------
+# Estimates: the one prediction interval of every estimate the book prints
+
+#: the file of the cross-machine scores (``costbook.ledger.write_cross_machine_scores`` writes it from the
+#: ledger's out-of-sample rows; tests/test_ledger.py checks it is the ledger's): an estimate reads the
+#: scores there rather than recomputing the whole ledger
+CROSS_MACHINE_FILE = "cross-machine/scores.json"      # in a folder of its own: not a measurement file
+CROSS_MACHINE_FORMAT = "costbook-cross-machine/1"
+#: the group of an estimate's steps: counts times prices, with no measured interpreter work in them
+ESTIMATE_GROUP = "priced"
+
+
+def evidence_machines() -> frozenset:
+    """The names of the machines the committed validation evidence was taken on (its folders, named as
+    their measurement files: the reference machine's)."""
+    return frozenset(p.parent.name for p in evidence_files())
+
+
+def on_evidence_machine(machine: str) -> bool:
+    """Whether an estimate priced with the measurement set named `machine` predicts the machine the
+    validation evidence was taken on (else it carries the model to another machine)."""
+    return machine in evidence_machines()
+
+
+def cross_machine_path() -> Path:
+    return evidence_dir() / CROSS_MACHINE_FILE
+
+
+_CROSS: dict = {}
+
+
+def cross_machine_scores(path: Path | None = None) -> list:
+    """The committed (scheme, score) pairs of the ledger's out-of-sample rows, read once per process."""
+    path = Path(path) if path is not None else cross_machine_path()
+    if path not in _CROSS:
+        try:
+            data = json.loads(path.read_text())
+            if data.get("format") != CROSS_MACHINE_FORMAT:
+                raise ValueError(f"format is not {CROSS_MACHINE_FORMAT}")
+            _CROSS[path] = [(str(s["scheme"]), float(s["score"])) for s in data["scores"]]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            raise EvidenceError(f"{path}: cannot read the cross-machine scores ({e}); write them with "
+                                f"python -m costbook.ledger --write-scores") from None
+    return _CROSS[path]
+
+
+def estimate_labels(scheme: str, options: Mapping | None, records: Sequence[Record]) -> str:
+    """The labels of an estimate of `scheme` at `options`, as its validation runs name a size, so that a
+    run at the estimate's size is the one left out: the labels of a run of the scheme that agrees with
+    `options` on every label they share (CS03's parameter set names its modulus size), else the options
+    the scheme's runs label their sizes with (``size_key``: a run at those numbers is left out)."""
+    options = dict(options or {})
+    for labels in sorted({r.labels for r in records if r.scheme == scheme}):
+        run = json.loads(labels)
+        shared = set(run) & set(options)
+        if shared and all(run[k] == options[k] for k in shared):
+            return labels
+    names = {k for r in records if r.scheme == scheme for k in json.loads(size_key(r.labels))}
+    return labels_key({k: v for k, v in options.items() if k in names})
+
+
+def estimate_margin(scheme: str, machine: str, options: Mapping | None = None, *, group: str = ESTIMATE_GROUP,
+                    records: Sequence[Record] | None = None, scored: Sequence[tuple] | None = None,
+                    level: float = NOMINAL) -> Margin:
+    """The model-error margin of an estimate of `scheme` at `options` priced with the measurement set
+    named `machine`: on the machine of the validation evidence, ``validation_margin`` (every validation
+    check but `scheme`'s at this size, in `group`); on any other machine (a seed's, a public one, a
+    reader's), ``cross_machine_margin`` (the other schemes' predictions of figures published on machines
+    the book never ran on, whose errors hold the model's error and the carrying of prices to another
+    machine together: adding the validation margin to it would count the model's error twice).  No
+    evidence at all gives a zero margin named "none", as a validation does while it is collected."""
+    if on_evidence_machine(machine):
+        records = evidence() if records is None else records
+        m = validation_margin(scheme, estimate_labels(scheme, options, records), group, records, level)
+    else:
+        m = cross_machine_margin(scheme, cross_machine_scores() if scored is None else scored, level)
+    return m if math.isfinite(m.value) else Margin(0.0, m.evidence, "none", m.left_out)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """An estimate with its prediction interval at `level`: [price_low x e^-q, price_high x e^q] for a plain
+    margin, ``Margin.bounds`` for a validation margin."""
+    value: float
+    low: float
+    high: float
+    price_low: float
+    price_high: float
+    margin: Margin
+    level: float = NOMINAL
+
+    def to_dict(self) -> dict:
+        return {"seconds": self.value, "low_s": self.low, "high_s": self.high, "price_low_s": self.price_low,
+                "price_high_s": self.price_high, "margin": margin_export(self.margin), "level": self.level}
+
+
+def prediction_interval(scheme: str, machine: str, value: float, price_low: float | None = None,
+                        price_high: float | None = None, *, options: Mapping | None = None,
+                        margin: Margin | None = None, group: str = ESTIMATE_GROUP,
+                        records: Sequence[Record] | None = None, scored: Sequence[tuple] | None = None,
+                        level: float = NOMINAL) -> Prediction:
+    """The prediction interval of an estimate `value` of a step of `scheme` at `options`, priced with the
+    measurement set named `machine`, whose prices' spread gives [price_low, price_high] (none: a value
+    without a spread): the price interval widened on each side by the model-error margin q of
+    ``estimate_margin`` (or `margin`, where a caller prices many steps of one estimate), that is
+    [price_low x e^-q, price_high x e^q].  Every interval an estimate shows comes from here: the CLI's,
+    the chapters', the closing chapter's, the machines' table's, the page's (which applies the exported
+    q the same way) and the ledger's (whose rows carry no price spread)."""
+    m = margin if margin is not None else estimate_margin(scheme, machine, options, group=group, records=records,
+                                                          scored=scored, level=level)
+    lo = value if price_low is None else min(price_low, value)
+    hi = value if price_high is None else max(price_high, value)
+    if m.spread_floor is not None:     # a validation margin: anchored and widened as a validated step's is
+        low, high = m.bounds(value, lo, hi)
+    else:
+        low, high = interval(lo, m.value)[0], interval(hi, m.value)[1]
+    return Prediction(value, low, high, lo, hi, m, level)
+
+
+def margin_export(m: Margin):
+    """A margin as the page reads it (pricing.js ``predicted``): the log ratio q of a plain margin, or
+    {"q", "centre", "spread_floor"} of a validation margin (``Margin.bounds``)."""
+    if m.spread_floor is None:
+        return m.value
+    return {"q": m.value, "centre": m.centre, "spread_floor": m.spread_floor}
+
+
+def margin_words(m: Margin, level: float = NOMINAL) -> str:
+    """The one sentence a table of estimates says of its intervals."""
+    if m.group == "none":
+        return (f"{level:.0%} prediction intervals: no committed evidence gives a model-error margin yet, so each is "
+                f"the prices' spread alone")
+    if m.spread_floor is not None:
+        return (f"{level:.0%} prediction intervals, made as a validated step's: from the estimate at its prices' low "
+                f"bounds, {math.expm1(m.centre):+.1%} (the model's steady offset) ±{m.percent:.1%} where the prices do "
+                f"not spread, wider as they do; the margin of {m.evidence} validation checks on this machine, leaving "
+                f"out {m.left_out}")
+    return (f"{level:.0%} prediction intervals: the prices' spread widened by the model's error, ×e^±{m.value:.3f} "
+            f"(±{m.percent:.1%}), the margin of {m.evidence} predictions of figures published on other machines, "
+            f"leaving out {m.left_out}")

@@ -34,7 +34,7 @@ for (const sc of cases.schemes) {
       const g = got.steps[i];
       if (g.error) fail(`${where}: ${e.label}: the page says ${g.error}`);
       if (g.label !== e.label) fail(`${where}: step ${i} is ${g.label} in the page, ${e.label} from the CLI`);
-      for (const f of ["total", "low", "high"])
+      for (const f of ["total", "low", "high", "priceLow", "priceHigh"])
         if (!close(g[f], e[f])) fail(`${where}: ${e.label} ${f}: page ${g[f]} s, CLI ${e[f]} s`);
       compared++;
     });

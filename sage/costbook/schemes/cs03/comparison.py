@@ -27,7 +27,8 @@ def rows(reference) -> list:
                                  sum(pub["ms"][s] for s in steps) / 1e3, PREDICTED, shares(p),
                                  "crypto-bigint prices of the seed",
                                  **bounds("reference", *(ref["steps"][s] for s in steps)),
-                                 **bounds("seed", *(pub["steps"][s] for s in steps))))
+                                 **bounds("seed", *(pub["steps"][s] for s in steps)),
+                                 options={"params": CS03_PARAMS}))
     return out
 
 

@@ -43,7 +43,8 @@ def rows(reference) -> list:
                                  shares(lines_of(fitted[sp])), "the artifact's Xeon W-1270", printed[r["label"]],
                                  reference_low_s=r["bn254_low_s"], reference_high_s=r["bn254_high_s"],
                                  seed_low_s=loo[sp].low_s, seed_high_s=loo[sp].high_s,
-                                 printed=fmt_printed(sample_report.entry(artifact.BACKEND, artifact.total_key(*sp)))))
+                                 printed=fmt_printed(sample_report.entry(artifact.BACKEND, artifact.total_key(*sp))),
+                                 options={"n": model.N_SEED, "m": model.M_SEED}))
     return out
 
 

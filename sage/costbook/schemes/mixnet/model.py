@@ -42,6 +42,10 @@ OPTIONS = options(Parameters)
 #: chooses nothing there: it applies to sources that price the counts
 OPTION_APPLIES = {"curve": {"source": ("measured", "calibrated")}}
 OPTION_WORDS = option_words(Parameters)
+#: the parts of `estimate`'s result that are no estimate of a machine's time from prices (costbook.prediction):
+#: the seed's report refitted with its own calibrated prices, whose bounds are the prices' spread over the
+#: refits (the ledger gives its out-of-sample totals their prediction intervals)
+NOT_PREDICTIONS = ("reproduced",)
 
 #: the protocols' and parties' names in the chapter's tables of the Sage code's counts
 PROTOCOL_NAMES = {"dbsm": "DB-SM", "dbrsm": "DB-RSM"}

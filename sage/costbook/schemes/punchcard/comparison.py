@@ -31,7 +31,8 @@ def rows(reference) -> list:
                                      backends_of(r), pub["steps"][step]["seconds"], PREDICTED, shares(p),
                                      "the seed's laptop", measured[step][0] if step in measured else None,
                                      **bounds("reference", ref["steps"][step]), **bounds("seed", pub["steps"][step]),
-                                     printed=model.seed_printed(curve, step)))
+                                     printed=model.seed_printed(curve, step),
+                                     options={"curve": curve, "punches": PUNCHES}))
     return out
 
 

@@ -31,7 +31,8 @@ def rows(reference) -> list:
                                  FITTED if op in VECCOM_FITTED_OPS else PREDICTED, shares(p), "the seed's Mac",
                                  bench_s if bench_n == VECCOM_N else None,
                                  **bounds("reference", ref["ops"][op]), **bounds("seed", pub["ops"][op]),
-                                 printed=model.bench_printed(scheme, what) if bench_n == VECCOM_N else None))
+                                 printed=model.bench_printed(scheme, what) if bench_n == VECCOM_N else None,
+                                 options={"n": VECCOM_N}))
     return out
 
 

@@ -16,7 +16,7 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
-  const FORMAT = "costbook-live/2";       // costbook/live.py's FORMAT
+  const FORMAT = "costbook-live/3";       // costbook/live.py's FORMAT
   // one colour per line of a plot (Okabe and Ito's palette, told apart with colour-blindness too);
   // a plot draws at most as many lines as there are colours (costbook/live.py's MAX_LINES)
   const COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"];
@@ -245,10 +245,16 @@
       // the one statement of the machine and the parameters
       const caption = el("caption", { class: "costbook-live-words",
         text: `${d.title[0].toUpperCase()}${d.title.slice(1)}, priced with ${machineWords()}, for ${params.join("; ")}. ` +
-              "Each time with its interval [low–high]: every price at its low and at its high bound." });
+              (result.refused !== undefined ? "" :
+               `Each time with its ${Math.round(100 * result.level)}% prediction interval [low–high]: ` +
+               (typeof result.margin === "number"
+                 ? `every price at its low and at its high bound, widened by the model's error (×e^±${result.margin.toFixed(3)}).`
+                 : `made as a validated step's, from the time at its prices' low bounds, ` +
+                   `${(100 * Math.expm1(result.margin.centre)).toFixed(1)}% (the model's steady offset) ` +
+                   `±${(100 * Math.expm1(result.margin.q)).toFixed(1)}% where the prices do not spread, wider as they do.`)) });
       caption.dataset.machine = state.machine;
       table.replaceChildren(caption, el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "step" }),
-                                                                  el("th", { scope: "col", text: "time [low–high]" }))));
+                                                                  el("th", { scope: "col", text: `time [${Math.round(100 * d.level)}% prediction interval]` }))));
       if (result.refused !== undefined) {
         table.append(el("tbody", {}, el("tr", { "data-refused": "" }, el("td", { colspan: 2, text: `Not priced: ${result.refused}` }))));
       } else {
@@ -361,7 +367,7 @@
         root.append(text);
       });
       return el("figure", { class: "costbook-live-plot", "data-group": gi }, root,
-        el("figcaption", { text: `${group.heading}: each step's time against ${opt.words} (log scales; the band is its interval; ` +
+        el("figcaption", { text: `${group.heading}: each step's time against ${opt.words} (log scales; the band is its prediction interval; ` +
                                  "click a step's name to hide or show its line), the other parameters as in the table." }));
     }
 

@@ -773,9 +773,39 @@
   // ---------------------------------------------------------------- replaying an exported scheme
 
   /**
+   * A priced step with its prediction interval (costbook/uncertainty.py's prediction_interval): the
+   * price interval [low, high] widened by the model-error margin q, [low e^-q, high e^q]; priceLow and
+   * priceHigh keep the price interval.
+   */
+  function predicted(step, margin) {
+    const low = Math.min(step.low, step.total), high = Math.max(step.high, step.total);
+    if (typeof margin === "number")
+      return { ...step, priceLow: low, priceHigh: high, low: low * Math.exp(-margin), high: high * Math.exp(margin), margin };
+    // a validation margin (Margin.bounds): anchored at the price interval's low end, centred on the
+    // evidence's offset, widened by the prices' spread
+    let anchor = step.total, spread = 0;
+    if (low > 0 && low <= high && Number.isFinite(high) && low <= step.total && step.total <= high) {
+      anchor = low;
+      spread = Math.log(high / low) / 2;
+    }
+    const widen = 1 + spread / margin.spread_floor;
+    return { ...step, priceLow: low, priceHigh: high, low: anchor * Math.exp((margin.centre - margin.q) * widen),
+             high: anchor * Math.exp((margin.centre + margin.q) * widen), margin };
+  }
+
+  /** Whether an exported margin is one pricing can apply: a log ratio, or a validation margin's fields. */
+  function usableMargin(margin) {
+    if (typeof margin === "number") return margin >= 0;
+    return margin !== null && typeof margin === "object" && margin.q >= 0 && Number.isFinite(margin.centre) &&
+      margin.spread_floor > 0;
+  }
+
+  /**
    * The priced steps of one grid point for one machine of an export (costbook/live.py):
-   * {steps: [{label, total, low, high} | {label, error}], refused?}.  `own`: a reader's price set
-   * (a checked measurement file) replacing the template machine's reference file.
+   * {steps: [{label, total, low, high, priceLow, priceHigh, margin} | {label, error}], margin, level,
+   * refused?}: low and high are the step's prediction interval (``predicted``), with the margin the
+   * export gives that machine at that point, or a reader's file (`own`, a checked measurement file
+   * replacing the template machine's reference file) its reader_margin.
    */
   function pricePoint(data, machineId, pointIndex, own) {
     const template = own ? data.template : machineId;
@@ -799,6 +829,8 @@
       }
       return new PriceSet({ name: own.name, kind: own.kind, results }, data.schema);
     };
+    const margin = own ? data.reader_margin : machine.margins[String(pointIndex)];
+    if (!usableMargin(margin)) throw new Error(`no margin for ${machineId} at point ${pointIndex} in the export of ${data.scheme}`);
     const steps = [];
     for (const [label, ci, si, oi, derive, recipe] of calls) {
       try {
@@ -812,13 +844,13 @@
         else if (own)
           throw new MissingPrice(`${label}: its prices are computed by the scheme from the file's; price it with ` +
                                  `costbook estimate ${data.scheme} --source ${own.name}.json`);
-        steps.push(price(data.counts[ci], ms, order, derive, label));
+        steps.push(predicted(price(data.counts[ci], ms, order, derive, label), margin));
       } catch (e) {
         if (e instanceof MissingPrice || e instanceof PriceError) steps.push({ label, error: e.message });
         else throw e;
       }
     }
-    return { steps };
+    return { steps, margin, level: data.level };
   }
 
   /** Index of the grid point with these option values, or -1. */
@@ -844,6 +876,6 @@
   }
 
   return { MeasurementFileError, MissingPrice, PriceError, PriceSet, validate, parseJson, parseMeasurementFile,
-           readMeasurementFile, checkSize, unreadable, price, pricePoint, findPoint, applies, fmtInterval,
+           readMeasurementFile, checkSize, unreadable, price, predicted, pricePoint, findPoint, applies, fmtInterval,
            pyRepr: quote, pyG, families };
 });
