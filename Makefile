@@ -1,7 +1,8 @@
 # costbook: two commands do everything (see README.md).
 #
 #   make book   set up .venv, measure this machine (quick profile; once: the file is reused until
-#               make measure), execute the chapters against those measurements into build/chapters
+#               make measure; the chapters' kernels start meanwhile on the other core), execute the
+#               chapters against those measurements into build/chapters
 #               (two at a time on two cores; unchanged chapters reused from build/cache, FRESH=1
 #               runs them all, JOBS=N sets how many at once), render the book into build/book
 #   make test   set up .venv, run the library tests and strict nbval on the committed chapters (two
@@ -45,25 +46,36 @@ setup: $(VENV)/.installed
 # the packages' bytecode once here (--compile-bytecode): otherwise every process that first imports
 # Sage compiles what it imports again, two test workers and their kernels at once (make test's first
 # phase took 30-45 s longer on a fresh clone for it; the compilation takes about 20 s here).
+# Steadier on a fresh clone: the venv is made without pip (ensurepip unpacks it: 4-10 s) and the
+# system's pip puts uv in it (--python); uv installs from its cache alone first (--offline: no index
+# request for each of the ~170 pins, 6-8 s here), and asks the index only when the cache lacks a wheel.
+# pip comes into the venv only if the install must fall back to it.
 UV_VERSION := 0.9.9
 UV_INSTALL := $(PY) -m uv pip install --quiet --native-tls --python $(PY)
+PIP_IN_VENV := $(PY) -m ensurepip --default-pip >/dev/null && $(PY) -m pip install --quiet
 $(VENV)/.installed: requirements.txt pyproject.toml
 	@command -v $(PYTHON_SYSTEM) >/dev/null || { echo "need $(PYTHON_SYSTEM) (SageMath wheels are built for CPython 3.11)"; exit 1; }
-	test -x $(PY) || $(PYTHON_SYSTEM) -m venv $(VENV)
-	$(PY) -m pip install --quiet --only-binary :all: uv==$(UV_VERSION)
-	$(UV_INSTALL) --compile-bytecode --only-binary :all: -r requirements.txt || $(PY) -m pip install --quiet --only-binary :all: -r requirements.txt
-	$(UV_INSTALL) --no-deps --no-build-isolation -e . || $(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	test -x $(PY) || $(PYTHON_SYSTEM) -m venv --without-pip $(VENV)
+	$(PY) -m uv --version 2>/dev/null | grep -qE '^uv $(UV_VERSION)( |$$)' || \
+	  $(PYTHON_SYSTEM) -m pip --python $(PY) install --quiet --only-binary :all: uv==$(UV_VERSION) || \
+	  { $(PIP_IN_VENV) --only-binary :all: uv==$(UV_VERSION); }
+	$(UV_INSTALL) --offline --compile-bytecode --only-binary :all: -r requirements.txt 2>/dev/null || \
+	  $(UV_INSTALL) --compile-bytecode --only-binary :all: -r requirements.txt || \
+	  { $(PIP_IN_VENV) --only-binary :all: -r requirements.txt; }
+	$(UV_INSTALL) --offline --no-deps --no-build-isolation -e . 2>/dev/null || \
+	  $(UV_INSTALL) --no-deps --no-build-isolation -e . || { $(PIP_IN_VENV) --no-deps --no-build-isolation -e .; }
 	touch $@
 
 # PROFILE, JOBS and FRESH reach the commands as environment variables, unexpanded ($(value ...)),
 # as for `make chapter` below: none appears in a recipe line, so no shell parses them.
 unexport PROFILE JOBS FRESH
-measure measured: export COSTBOOK_PROFILE = $(value PROFILE)
+measure measured chapters: export COSTBOOK_PROFILE = $(value PROFILE)
 chapters: export COSTBOOK_JOBS = $(value JOBS)
 chapters: export COSTBOOK_FRESH = $(value FRESH)
 
-# make measure always measures this machine; make book measures only when build/measurements has no
-# file measured with this PROFILE since the last install (python -m costbook.book.measured says which).
+# make measure always measures this machine; make book (through make chapters) measures only when
+# build/measurements has no file measured with this PROFILE since the last install (python -m
+# costbook.book.measured says which).
 measure: setup
 	$(VENV)/bin/costbook measure --profile "$$COSTBOOK_PROFILE" --out $(MEASURED)
 
@@ -73,9 +85,11 @@ measured: setup
 
 # Independent chapters in parallel (JOBS at once, default the number of CPUs), the longest first; a
 # chapter whose inputs did not change since it last ran is reused from build/cache/chapters (FRESH=1
-# executes them all).  The runner ends with a table of every chapter's time.
-chapters: measured
-	$(PY) -m costbook.book.execute --out build/chapters --measurements $(MEASURED)
+# executes them all).  The runner ends with a table of every chapter's time.  It measures first
+# what make measured would (--measure-after: same rule, same command), on one core, while the
+# chapters' kernels start on the other, one at a time, and import their chapters' modules.
+chapters: setup
+	$(PY) -m costbook.book.execute --out build/chapters --measurements $(MEASURED) --measure-after $(VENV)/.installed
 
 # The PDF (python -m costbook.book.pdf): the offline book's pages -> pandoc -> Typst -> PDF, no TeX;
 # remade only when a page changed.  With quarto on PATH, Quarto renders the same executed chapters

@@ -195,3 +195,74 @@ def test_make_passes_jobs_fresh_and_profile_without_a_shell(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "touch" not in r.stdout and not marker.exists()
     assert "costbook.book.execute --out build/chapters" in r.stdout
+    # make book measures through the runner (the profile reaches it in the environment, unexpanded)
+    assert "--measure-after .venv/.installed" in r.stdout and "costbook measure" not in r.stdout
+
+
+MEASURE_STAND_IN = """
+import pathlib, sys, time
+time.sleep(float(sys.argv[2]))
+if sys.argv[3] != "0":
+    sys.exit(int(sys.argv[3]))
+tmp = pathlib.Path(sys.argv[1] + ".part")
+tmp.write_text("measured just now")
+tmp.replace(sys.argv[1])
+"""
+
+
+def run_with_measurement(root: Path, measurements: Path, seconds: float, exit_code: int) -> subprocess.CompletedProcess:
+    """The runner in a process of its own, measuring first with a stand-in for `costbook measure`
+    that waits `seconds`, then writes `measurements` (or exits with `exit_code`)."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from costbook.book.execute import Job, run_chapters\n"
+        "root, meas = Path(sys.argv[1]), Path(sys.argv[2])\n"
+        "jobs = [Job(root / 'chapters' / n, Path('chapters') / n, root / 'out' / n) for n in ('01-one.ipynb', '02-two.ipynb')]\n"
+        "measure = [sys.executable, '-c', sys.argv[3], str(meas), sys.argv[4], sys.argv[5]]\n"
+        "sys.exit(run_chapters(root, jobs, meas, [], 2, None, False, 'execute', measure))\n")
+    return subprocess.run([sys.executable, "-c", script, str(root), str(measurements), MEASURE_STAND_IN,
+                           str(seconds), str(exit_code)], capture_output=True, text=True, timeout=900)
+
+
+READS_THE_MEASUREMENT = ("import os\nfrom costbook import report\n"
+                         "print(open(os.environ['COSTBOOK_MEASUREMENTS']).read(), '__costbook_warm' in globals())")
+
+
+def test_the_chapters_kernels_start_while_measuring_and_run_after_it(tmp_path):
+    root = project(tmp_path / "p")
+    for name in ("01-one.ipynb", "02-two.ipynb"):
+        notebook(root / "chapters" / name, READS_THE_MEASUREMENT)
+    meas = tmp_path / "this-machine.json"                   # none yet: a chapter run early would fail
+    r = run_with_measurement(root, meas, 3, 0)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "measuring this machine first" in r.stdout
+    # the first chapter's kernel starts at once, beside the measurement
+    assert "executed chapters/01-one.ipynb in" in r.stdout and "(its kernel started while measuring)" in r.stdout
+    for name in ("01-one.ipynb", "02-two.ipynb"):
+        nb = nbformat.read(root / "out" / name, as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        # the warm-up imports left no output, no execution count and no name behind
+        assert code[0].execution_count == 1
+        assert [o.get("text") for o in code[0].outputs] == ["measured just now False\n"]
+
+
+def test_a_failed_measurement_runs_no_chapter_and_ends_the_waiting_kernels(tmp_path):
+    import psutil
+    root = project(tmp_path / "p")
+    for name in ("01-one.ipynb", "02-two.ipynb"):
+        notebook(root / "chapters" / name, READS_THE_MEASUREMENT)
+    meas = tmp_path / "this-machine.json"
+    r = run_with_measurement(root, meas, 8, 3)
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "execute: error: the measurement failed (exit code 3), so no chapter ran" in r.stderr
+    assert not (root / "out").exists() and not meas.exists()
+    chapters = str(root / "chapters")
+    left = []
+    for p in psutil.process_iter():
+        try:
+            if p.cwd() == chapters:            # a chapter's kernel runs in its chapter's folder
+                left.append(p.pid)
+        except psutil.Error:
+            pass
+    assert left == []

@@ -11,6 +11,7 @@ seconds to start on a loaded machine).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -207,3 +208,35 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path):
     assert page.read_text() == "the old page"
     assert [p.name for p in page.parent.iterdir()] == ["index.html"]
     assert signal.getsignal(signal.SIGTERM) is not interrupt.raise_interrupted    # restored
+
+
+def test_the_runner_ends_the_measurement_and_the_kernels_started_beside_it(tmp_path):
+    """make book's chapter step while it measures this machine (--measure-after): the measurement
+    and the kernels started meanwhile all end, and no measurement file is left."""
+    names = ["01-sleepy.ipynb", "02-sleepy.ipynb"]
+    for n in names:
+        sleepy_notebook(tmp_path / "chapters" / n)
+    stamp, meas = tmp_path / ".installed", tmp_path / "build" / "this-machine.json"
+    stamp.write_text("")
+    proc = start([PY, "-m", "costbook.book.execute", "--project", str(tmp_path), "--out",
+                  str(tmp_path / "build" / "chapters"), "--measurements", str(meas), "--measure-after", str(stamp),
+                  *(f"chapters/{n}" for n in names)], tmp_path / "ready", tmp_path)
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:                                 # the measurement runs, and a kernel has started beside it
+        assert proc.poll() is None, proc.communicate()
+        below = psutil.Process(proc.pid).children(recursive=True)
+        lines = []
+        for p in below:
+            with contextlib.suppress(psutil.Error):
+                lines.append(" ".join(p.cmdline()))
+        if any("costbook.cli measure" in c for c in lines) and any("ipython_kernel" in c or "ipykernel" in c for c in lines):
+            break
+        assert time.monotonic() < deadline, "the measurement and a kernel did not start in time"
+        time.sleep(0.2)
+    out, err = finish(proc, signal.SIGTERM)
+    assert proc.returncode == -signal.SIGTERM, (proc.returncode, out, err)
+    ours = [line for line in err.splitlines() if line.startswith("interrupted: ")]
+    assert len(ours) == 1 and ours[0].startswith("interrupted: SIGTERM"), err
+    assert "Traceback" not in err
+    assert_all_ended(below)
+    assert not meas.exists() and not any(p.name.endswith((".tmp", ".part")) for p in tmp_path.rglob("*"))

@@ -35,6 +35,13 @@ the committed measurement files, requirements.txt, ...); --force ($COSTBOOK_FRES
 FRESH=1`) executes them all.  The log is one line per chapter started, reused or finished (with its
 slowest cells), then a table of every chapter's time and the total.
 
+With --measure-after STAMP (what `make book` runs), the runner first measures this machine into
+--measurements, unless that file may be reused (costbook.book.measured: measured with the profile
+$COSTBOOK_PROFILE names, after STAMP, the install's stamp, was written).  The measurement runs on one
+core, and on the other the chapters' kernels start meanwhile, one at a time, each importing the
+costbook and matplotlib modules its chapter imports (silently: no output, no execution count, no
+name in the chapter's namespace); the chapters run, --jobs at a time, once the file is written.
+
 Ctrl-C or SIGTERM ends every process the runner started (each chapter runs in a process of its own,
 which ends its kernel), prints one line "interrupted: ..." and ends the runner by that signal (a
 shell reports 130 / 143); an interrupted chapter writes nothing and is never stored in the cache
@@ -50,6 +57,7 @@ import multiprocessing.connection as mp_connection
 import os
 import re
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -59,7 +67,7 @@ from nbclient import NotebookClient
 
 from ..validation import PROFILE_VARIABLE
 from .. import atomic
-from . import interrupt
+from . import interrupt, measured
 from .cache import ChapterCache, input_digest, shared_digest
 from .parameters import INJECTED_TAG, ParameterError, inject_parameters, parse_override, shown_value  # noqa: F401
 from .project import chapter_files
@@ -89,10 +97,56 @@ def cell_seconds(nb) -> list[tuple[str, float]]:
     return out
 
 
+#: the modules a chapter's kernel may import before its first cell runs (``warm_modules``): the
+#: book's package and matplotlib, whose imports take seconds and read no measurement file
+_WARM_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+((?:costbook|matplotlib)(?:\.\w+)*)[ \t]+import[ \t]+\(?([\w, \t]+)"
+                          r"|import[ \t]+((?:costbook|matplotlib)[\w.]*))", re.M)
+
+
+def warm_modules(nb) -> list[str]:
+    """The costbook and matplotlib modules the chapter's code cells import, in order (for `from X
+    import a, b`: X, X.a and X.b, of which those that are not modules are skipped in the kernel)."""
+    found = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for m in _WARM_IMPORT.finditer(cell.source):
+            if m.group(1):
+                found.append(m.group(1))
+                found += [f"{m.group(1)}.{name.split()[0]}" for name in m.group(2).split(",") if name.strip()]
+            else:
+                found.append(m.group(3))
+    return list(dict.fromkeys(found))
+
+
+def warm_kernel(client: NotebookClient, modules: list[str]) -> None:
+    """Start the client's kernel and import `modules` in it, silently (no execution count, no
+    output in the notebook, no name left in the chapter's namespace): what the chapter's first
+    cells then import is already loaded.  A module that fails to import is left to the cell that
+    imports it, which reports it as it always did."""
+    client.km = client.create_kernel_manager()
+    client.start_new_kernel()
+    client.start_new_kernel_client()
+    code = ("def __costbook_warm(modules):\n"
+            "    import importlib\n"
+            "    for name in modules:\n"
+            "        try:\n"
+            "            importlib.import_module(name)\n"
+            "        except Exception:\n"
+            "            pass\n"
+            f"__costbook_warm({modules!r})\n"
+            "del __costbook_warm\n")
+    client.wait_for_reply(client.kc.execute(code, silent=True, store_history=False))
+
+
 def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: int = 1800,
-                     overrides: list[tuple[str, str]] = (), cells: list | None = None) -> float:
+                     overrides: list[tuple[str, str]] = (), cells: list | None = None,
+                     ready=None) -> float:
     """Run `src` top to bottom in a fresh sagemath kernel and write it to `dst`; return seconds.
-    `cells`, a list, receives (cell, seconds) for every code cell."""
+    `cells`, a list, receives (cell, seconds) for every code cell.  `ready`, if given, is called
+    once the kernel has started and imported the chapter's modules (``warm_kernel``), and returns
+    when the chapter may run (the measurement file it prices with is written): the seconds
+    returned are then those after it returned."""
     nb = nbformat.read(src, as_version=4)
     if overrides:
         inject_parameters(nb, list(overrides), str(src))
@@ -102,8 +156,15 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
         client = NotebookClient(nb, kernel_name="sagemath", timeout=timeout,
                                 startup_timeout=300, resources={"metadata": {"path": str(src.parent)}},
                                 extra_arguments=["--IPKernelApp.log_level=ERROR"])
+        if ready is not None:
+            try:
+                warm_kernel(client, warm_modules(nb))
+                ready()
+            except BaseException:
+                client._cleanup_kernel()
+                raise
         t0 = time.perf_counter()
-        client.execute()
+        client.execute()          # in the warmed kernel, if there is one; it ends the kernel
         elapsed = time.perf_counter() - t0
     if cells is not None:
         cells.extend(cell_seconds(nb))
@@ -231,11 +292,11 @@ def jobs_from(text: str | None) -> int:
     return int(text)
 
 
-def _run_job(src: Path, dst: Path, measurements: Path | None, overrides) -> dict:
+def _run_job(src: Path, dst: Path, measurements: Path | None, overrides, ready=None) -> dict:
     """One chapter in this process (the chapter's own process): a picklable summary."""
     cells: list = []
     try:
-        secs = execute_notebook(src, dst, measurements, overrides=overrides, cells=cells)
+        secs = execute_notebook(src, dst, measurements, overrides=overrides, cells=cells, ready=ready)
     except ParameterError as e:
         return {"parameter_error": str(e)}
     except Exception as e:            # a cell raised, the kernel died or timed out: one line
@@ -243,16 +304,22 @@ def _run_job(src: Path, dst: Path, measurements: Path | None, overrides) -> dict
     return {"seconds": secs, "slowest": sorted(cells, key=lambda c: -c[1])[:3]}
 
 
-def _chapter_process(src: Path, dst: Path, measurements: Path | None, overrides, conn) -> None:
+def _chapter_process(src: Path, dst: Path, measurements: Path | None, overrides, conn, warm=False) -> None:
     """A chapter's own process, forked by the runner: runs the chapter, sends _run_job's summary.
+    `warm`: start the kernel and import the chapter's modules first, send "ready", and run the
+    chapter when the runner sends "go" (while this machine is being measured; see run_chapters).
     Ctrl-C reaches every process of the terminal's foreground group: here it is ignored and the
     runner decides.  SIGTERM (from the runner, or sent to the whole process group) ends this
     process's kernel first: the kernel runs in a session of its own, which no group signal reaches."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, interrupt.raise_interrupted)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt.STOP_SIGNALS)
+    def ready():
+        conn.send("ready")
+        if conn.recv() != "go":
+            raise RuntimeError("the runner sent something other than go")
     try:
-        result = _run_job(src, dst, measurements, overrides)
+        result = _run_job(src, dst, measurements, overrides, ready if warm else None)
     except interrupt.Interrupted as e:
         interrupt.ignore_further_signals()
         interrupt.end_descendants()
@@ -261,20 +328,21 @@ def _chapter_process(src: Path, dst: Path, measurements: Path | None, overrides,
     conn.close()
 
 
-def _start_chapter_process(job, measurements, overrides):
-    """(the process, the receiving end of its result pipe).  The stop signals are blocked across
+def _start_chapter_process(job, measurements, overrides, warm=False):
+    """(the process, the runner's end of its pipe: the result comes on it, and for a `warm`
+    process first "ready", to which the runner answers "go").  The stop signals are blocked across
     the fork, so that the child never runs the runner's own handlers; one that arrives meanwhile
     is delivered to the runner right after."""
-    receive, send = multiprocessing.Pipe(duplex=False)
+    mine, theirs = multiprocessing.Pipe(duplex=True)
     signal.pthread_sigmask(signal.SIG_BLOCK, interrupt.STOP_SIGNALS)
     try:
         process = _FORK.Process(target=_chapter_process, name=f"chapter {job.rel}",
-                                args=(job.src, job.dst, measurements, overrides, send))
+                                args=(job.src, job.dst, measurements, overrides, theirs, warm))
         process.start()
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt.STOP_SIGNALS)
-    send.close()
-    return process, receive
+    theirs.close()
+    return process, mine
 
 
 #: chapters run in forked processes: they start at once, with the package already imported
@@ -297,15 +365,29 @@ class Job:
         self.seconds = None           # execution time (this run, or the cached run's)
         self.reused = False
         self.process = None           # while it executes: its own process
+        self.state = None             # while it has a process: "warming", "ready" or "executing"
+        self.warmed = False           # its kernel started while this machine was measured
 
 
 def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs: int,
-                 cache: ChapterCache | None, force: bool, prog: str) -> int:
-    """Execute (or reuse) every chapter of `jobs_list`; 0, 1 (a chapter failed) or 2 (bad input)."""
+                 cache: ChapterCache | None, force: bool, prog: str, measure: list[str] | None = None) -> int:
+    """Execute (or reuse) every chapter of `jobs_list`; 0, 1 (a chapter failed) or 2 (bad input), or
+    the measurement's exit code.
+
+    `measure`, if given, is the command (an argument list, no shell) that writes `measurements`
+    first.  It runs on one core; meanwhile the chapters' kernels start on the other, one at a time,
+    in the order the chapters will run, each importing its chapter's modules (``warm_kernel``), and
+    wait; the chapters run, `jobs` at a time as always, once the measurement is written.  The
+    measurement has its core to itself (one kernel starting beside it, nothing more), and the
+    seconds the kernels take to start are no longer spent after it."""
     t_start = time.perf_counter()
     todo = []
-    if cache is not None:
-        shared = shared_digest(root)
+    shared = shared_digest(root) if cache is not None else None
+    if measure is not None:
+        # the measurement file is about to change, and every chapter prices with it: all run, and
+        # their digests (which name the file's content) are taken once it is written
+        todo = list(jobs_list)
+    elif cache is not None:
         for job in jobs_list:
             job.digest = input_digest(shared, job.src, measurements, overrides)
             hit = None if force else cache.lookup(job.rel, job.digest)
@@ -345,33 +427,76 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
         if cache is not None:
             cache.store(job.rel, job.digest, job.dst, job.seconds)
         slow = ", ".join(f"{name} {secs:.1f} s" for name, secs in result["slowest"] if secs >= 1.0)
-        _log(f"executed {job.rel} in {job.seconds:.1f} s -> {_shown_path(job.dst)}"
+        _log(f"executed {job.rel} in {job.seconds:.1f} s"
+             + (" (its kernel started while measuring)" if job.warmed else "") + f" -> {_shown_path(job.dst)}"
              + (f"; slowest: {slow}" if slow else ""))
 
-    queue, running = list(todo), {}         # running: the pipe a chapter's result comes on -> job
+    queue, running = list(todo), {}         # running: a chapter's pipe -> job (warming, ready or executing)
+    measuring = measure_code = None
+    if measure is not None:
+        _log(f"{prog}: measuring this machine first; meanwhile the chapters' kernels start, one at a time")
+        measuring = subprocess.Popen(measure)
     try:
-        while queue or running:
-            while queue and len(running) < workers and not failed:
-                job = queue.pop(0)
-                _log(f"started  {job.rel}")
-                job.process, conn = _start_chapter_process(job, measurements, overrides)
-                running[conn] = job
-            if not running:
-                break
-            for conn in mp_connection.wait(list(running)):
-                job = running.pop(conn)
+        while queue or running or measuring is not None:
+            if measuring is not None and measuring.poll() is not None:
+                measure_code, measuring = measuring.returncode, None
+                if measure_code != 0:
+                    break
+                if cache is not None:
+                    for job in todo:
+                        job.digest = input_digest(shared, job.src, measurements, overrides)
+            if measuring is not None:
+                # one kernel at a time beside the measurement, so that it keeps a core to itself
+                if queue and not failed and not any(j.state == "warming" for j in running.values()):
+                    job = queue.pop(0)
+                    job.process, conn = _start_chapter_process(job, measurements, overrides, warm=True)
+                    job.state, job.warmed = "warming", True
+                    running[conn] = job
+            else:
+                busy = sum(j.state != "ready" for j in running.values())
+                for conn, job in sorted(running.items(), key=lambda cj: todo.index(cj[1])):
+                    if failed and job.state == "ready":        # the run has failed: never started
+                        job.process.terminate()
+                    elif job.state == "ready" and busy < workers:
+                        _log(f"started  {job.rel}")
+                        conn.send("go")
+                        job.state, busy = "executing", busy + 1
+                while queue and busy < workers and not failed:
+                    job = queue.pop(0)
+                    _log(f"started  {job.rel}")
+                    job.process, conn = _start_chapter_process(job, measurements, overrides)
+                    job.state, busy = "executing", busy + 1
+                    running[conn] = job
+                if not running:
+                    break
+            for conn in mp_connection.wait(list(running), timeout=0.2 if measuring is not None else None):
+                job = running[conn]
                 try:
                     result = conn.recv()
                 except EOFError:           # the process ended without a result: killed, or a crash
                     job.process.join()
                     result = {"error": f"its process ended (exit code {job.process.exitcode}) before "
                                        "the chapter finished"}
+                if result == "ready":
+                    job.state = "ready"
+                    continue
+                del running[conn]
                 conn.close()
                 job.process.join()
-                finished(job, result)
+                if not (failed and job.state == "ready"):     # ended above, not a failure of its own
+                    finished(job, result)
+        if measure_code:
+            for job in running.values():   # warmed kernels, waiting: end them (and their kernels)
+                job.process.terminate()
+            for conn, job in running.items():
+                job.process.join()
+                conn.close()
+            print(f"{prog}: error: the measurement failed (exit code {measure_code}), so no chapter ran",
+                  file=sys.stderr, flush=True)
+            return measure_code if measure_code > 0 else 1
     except interrupt.Interrupted as e:
         interrupt.ignore_further_signals()
-        interrupt.end_descendants()       # the chapters' processes and their kernels
+        interrupt.end_descendants()       # the measurement, the chapters' processes and their kernels
         for job in running.values():      # a temporary a killed process could not remove
             atomic.temporary_for(job.dst, job.process.pid).unlink(missing_ok=True)
         e.stopped = [job.rel for job in running.values()]
@@ -395,6 +520,22 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
                 if ran else "nothing executed")
         _log(f"{'total':<{width}}  {wall:8.1f}  wall clock: {note}; {len(jobs_list) - len(ran)} reused")
     return 0
+
+
+#: the profile `make book` measures with (make's PROFILE, passed unexpanded through the environment)
+MEASURE_PROFILE = measured.ENV_PROFILE
+
+
+def measure_command(path: Path, after: Path) -> list[str] | None:
+    """The command that measures this machine into `path` (an argument list: the profile, which
+    comes from the environment, never reaches a shell; `costbook measure` checks it), or None when
+    `path` may be reused (costbook.book.measured); says which in one line."""
+    profile = os.environ.get(MEASURE_PROFILE, "quick")
+    ok, why = measured.reusable(path, after, profile)
+    _log(f"measure: {why}")
+    if ok:
+        return None
+    return [sys.executable, "-m", "costbook.cli", "measure", "--profile", profile, "--out", str(path)]
 
 
 def main(argv=None) -> int:
@@ -444,6 +585,10 @@ def _main(argv=None) -> int:
                     "number of CPUs)")
     ap.add_argument("--force", action="store_true", help=f"execute every chapter, even those whose inputs "
                     f"did not change (also when ${ENV_FRESH} is set and not empty)")
+    ap.add_argument("--measure-after", type=Path, metavar="STAMP",
+                    help="measure this machine into --measurements first, unless that file was measured "
+                         f"with the profile ${MEASURE_PROFILE} names (default quick) after STAMP was written "
+                         "(what make book runs, STAMP the install's); the chapters' kernels start meanwhile")
     ap.add_argument("--cache", type=Path, metavar="DIR", help="executed chapters by input digest "
                     "(default: build/cache/chapters in the project; --inplace uses none)")
     args = ap.parse_args(argv)
@@ -457,6 +602,9 @@ def _main(argv=None) -> int:
     if args.from_env and (args.notebooks or args.overrides or args.measurements or args.inplace):
         ap.error("--from-env takes the chapter, its override and the measurement file from the "
                  "environment: give no chapter, --set, --measurements or --inplace")
+    if args.measure_after and (args.inplace or args.from_env or args.overrides or not args.measurements):
+        ap.error("--measure-after measures this machine into --measurements before the chapters run: "
+                 "give --measurements FILE and --out DIR, and no --set")
     if args.render and args.inplace:
         ap.error("--render renders executed copies: give --out DIR")
     root = args.project.resolve()
@@ -473,7 +621,10 @@ def _main(argv=None) -> int:
     except ParameterError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
-    if measurements is not None and not Path(measurements).is_file():
+    measure = None
+    if args.measure_after:
+        measure = measure_command(Path(measurements), args.measure_after)
+    if measurements is not None and not Path(measurements).is_file() and measure is None:
         print(f"{prog}: error: --measurements {shown_value(str(measurements))}: no such file", file=sys.stderr)
         return 2
     plan = []
@@ -492,7 +643,7 @@ def _main(argv=None) -> int:
     if not args.inplace:
         cache = ChapterCache(args.cache if args.cache else root / "build" / "cache" / "chapters")
     force = args.force or bool(os.environ.get(ENV_FRESH, "").strip())
-    code = run_chapters(root, plan, measurements, overrides, jobs, cache, force, prog)
+    code = run_chapters(root, plan, measurements, overrides, jobs, cache, force, prog, measure)
     if code:
         return code
     if args.render:
