@@ -56,15 +56,34 @@ class Timing:
 
 @dataclass(frozen=True)
 class Profile:
-    """How hard to measure: `quick` for CI and first looks, `full` for a reference file."""
+    """How hard to measure: `quick` for a reader's first look and ``make book``, `full` for a
+    reference file.
+
+    `priced_only`: ``costbook measure`` times only the keys the book prices (``costbook.priced``),
+    not every benchmark of every backend.  `calibrate_in_warmup`: each operation's batch size is
+    set once, from the calls of its warm-up (``warm_up``), instead of by a calibration of its own
+    after it; batches are then exact (``calibrate_exact``'s rule), not powers of two.
+    `sample_seconds`, `max_samples`: a key takes as many samples as fill `sample_seconds`, at least
+    `samples` and at most `max_samples` (``samples_for``), so that a fast operation gets many short
+    samples and a slow one the fewest; without them every key takes `samples`."""
     name: str
     samples: int
     min_batch_seconds: float
     warmup_seconds: float
+    priced_only: bool = False
+    calibrate_in_warmup: bool = False
+    sample_seconds: float | None = None
+    max_samples: int | None = None
+
+    @property
+    def rounds(self) -> int:
+        """The interleaved rounds of a run: `max_samples` where a key may take more than `samples`."""
+        return self.max_samples or self.samples
 
 
 PROFILES = {
-    "quick": Profile("quick", samples=5, min_batch_seconds=0.005, warmup_seconds=0.02),
+    "quick": Profile("quick", samples=5, min_batch_seconds=0.001, warmup_seconds=0.01,
+                     priced_only=True, calibrate_in_warmup=True, sample_seconds=0.025, max_samples=15),
     "full": Profile("full", samples=21, min_batch_seconds=0.02, warmup_seconds=0.2),
 }
 
@@ -145,6 +164,47 @@ def _calibrate(op, min_batch_seconds, clock, max_batch) -> tuple[int, float]:
             batch *= 2
 
 
+def samples_for(batch_seconds: float, samples: int, sample_seconds: float | None, max_samples: int | None) -> int:
+    """How many samples a key of `batch_seconds` per batch takes: those that fill `sample_seconds`,
+    at least `samples`, at most `max_samples` (`samples` when either is None).  Many short samples
+    give a median that a burst of load on a shared core moves less than a few long ones: a short
+    sample is often untouched by it, a long one rarely."""
+    if sample_seconds is None or max_samples is None:
+        return samples
+    want = math.ceil(sample_seconds / batch_seconds) if batch_seconds > 0 else max_samples
+    return max(samples, min(max_samples, want))
+
+
+def in_round(round_: int, rounds: int, n: int) -> bool:
+    """Whether a key of `n` samples is timed in round `round_` of `rounds`: its samples spread
+    evenly over the run (every round when n == rounds)."""
+    return (round_ + 1) * n // rounds > round_ * n // rounds
+
+
+def warm_up(op: Callable[[], object], warmup_seconds: float, clock: Callable[[], float] = CLOCK) -> tuple:
+    """Call `op` for `warmup_seconds` (at least once): (the first call's time, seconds per call of
+    the calls after it, or None when there were none).
+
+    The calls after the first run in chunks that double (up to what the time left allows), with
+    the clock read between chunks only: a CPU clock read is a system call of about a microsecond,
+    as long as the fastest operations priced here, and reading it after every call would make
+    them look up to twice as slow as they are."""
+    t0 = clock()
+    op()
+    first = clock() - t0
+    end = t0 + warmup_seconds
+    calls, chunk, start = 0, 1, clock()
+    now = start
+    while now < end:
+        for _ in range(chunk):
+            op()
+        calls += chunk
+        now = clock()
+        per = (now - start) / calls
+        chunk = max(1, min(2 * chunk, int((end - now) / per) if per > 0 else 2 * chunk))
+    return first, ((now - start) / calls if calls and now > start else None)
+
+
 def time_op(op: Callable[[], object], *, samples: int = 5, min_batch_seconds: float = 0.01,
             warmup_seconds: float = 0.02, per_call: int = 1,
             clock: Callable[[], float] = CLOCK) -> Timing:
@@ -170,7 +230,9 @@ def time_op(op: Callable[[], object], *, samples: int = 5, min_batch_seconds: fl
 def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 0.01,
                      warmup_seconds: float = 0.02,
                      clock: Callable[[], float] = CLOCK, progress: Callable[[str, object], None] | None = None,
-                     rewarm_long: bool = False, exact_batches: bool = False) -> dict:
+                     rewarm_long: bool = False, exact_batches: bool = False,
+                     calibrate_in_warmup: bool = False, sample_seconds: float | None = None,
+                     max_samples: int | None = None) -> dict:
     """Time several operations in rounds, one batch of each per round: {name: Timing}.
 
     `ops` maps a name to a callable, or to (callable, per_call).  When two things are to be
@@ -182,12 +244,32 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
     `min_batch_seconds` (``calibrate_exact``), not the next power of two.  An operation whose first
     call alone takes twice `min_batch_seconds` (a whole protocol run) is timed one call per batch
     without calibrating it (which would only run it once more to find the same).
+    `calibrate_in_warmup`: the batch is set from the warm-up's own calls (``warm_up``: the calls
+    that fill `min_batch_seconds` at the time per call the warm-up saw, ``EXACT_MARGIN`` to spare),
+    so an operation is calibrated once, by calls it makes anyway; a warm-up too short to time a
+    call after the first falls back to ``calibrate_exact``.  `sample_seconds` and `max_samples`
+    (with `calibrate_in_warmup`): each key takes ``samples_for`` samples, spread evenly over
+    `max_samples` rounds (``in_round``).
     """
     if samples < 1:
         raise ValueError(f"samples must be >= 1, got {samples}")
-    prepared = {}
+    prepared, wanted = {}, {}
     for name, spec in ops.items():
         op, per_call = spec if isinstance(spec, tuple) else (spec, 1)
+        if calibrate_in_warmup:
+            first, per = warm_up(op, warmup_seconds, clock)
+            if first >= 2 * min_batch_seconds:
+                batch, per = 1, first
+            elif per is not None:
+                batch = max(1, min(1 << 24, math.ceil(EXACT_MARGIN * min_batch_seconds / per)))
+            else:
+                batch, per = calibrate_exact(op, min_batch_seconds, clock), min_batch_seconds
+                per /= batch
+            prepared[name] = (op, per_call, batch)
+            wanted[name] = samples_for(batch * per, samples, sample_seconds, max_samples)
+            if progress:
+                progress("warm-up", name)
+            continue
         t0 = clock()
         t_end = t0 + warmup_seconds
         op()
@@ -197,11 +279,15 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
         calibrate = calibrate_exact if exact_batches else calibrate_batch
         batch = 1 if first >= 2 * min_batch_seconds else calibrate(op, min_batch_seconds, clock)
         prepared[name] = (op, per_call, batch)
+        wanted[name] = samples
         if progress:
             progress("warm-up", name)
     per_op = {name: [] for name in prepared}
-    for round_ in range(samples):
+    rounds = max(samples, max_samples) if calibrate_in_warmup and max_samples else samples
+    for round_ in range(rounds):
         for name, (op, per_call, batch) in prepared.items():
+            if not in_round(round_, rounds, wanted[name]):
+                continue
             # untimed calls first: the operation before this one may have left the caches cold for
             # it (after a Sage pairing the next call ran 15% slow), a cost of the interleaving, not of
             # the operation; an operation that fills a batch alone is long enough for that to vanish
@@ -231,9 +317,9 @@ def run_benchmark(bench: Benchmark, profile: Profile,
 
 
 def interleaved_steps(n_benchmarks: int, profile: Profile) -> int:
-    """How many times ``run_benchmarks`` calls `progress`: a setup and a warm-up per benchmark, a
-    call per round."""
-    return 2 * n_benchmarks + profile.samples
+    """At most how many times ``run_benchmarks`` calls `progress`: a setup and a warm-up per
+    benchmark, a call per round (``Profile.rounds``; fewer where no key takes `max_samples`)."""
+    return 2 * n_benchmarks + profile.rounds
 
 
 def run_benchmarks(benches: list, profile: Profile, clock: Callable[[], float] = CLOCK,
@@ -246,12 +332,14 @@ def run_benchmarks(benches: list, profile: Profile, clock: Callable[[], float] =
     `progress(what)`, if given, is called ``interleaved_steps(len(benches), profile)`` times."""
     def say(stage, what):
         if progress:
-            progress(f"round {what} of {profile.samples}" if stage == "round" else
+            progress(f"round {what} of {profile.rounds}" if stage == "round" else
                      f"{stage} {benches[what].backend} {benches[what].key}")
     ops = {}
     for i, b in enumerate(benches):
         ops[i] = (b.prepare(), b.per_call)
         say("set up", i)
     timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
-                             warmup_seconds=profile.warmup_seconds, clock=clock, progress=say)
+                             warmup_seconds=profile.warmup_seconds, clock=clock, progress=say,
+                             calibrate_in_warmup=profile.calibrate_in_warmup,
+                             sample_seconds=profile.sample_seconds, max_samples=profile.max_samples)
     return [timed[i] for i in range(len(benches))]

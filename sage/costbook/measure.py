@@ -27,7 +27,7 @@ import time
 import tempfile
 from pathlib import Path
 
-from . import measurements
+from . import measurements, priced
 from .backends import MODULES, BackendUnavailable, curve25519_dalek as dalek
 from .harness import PROFILES, Benchmark, interleaved_steps, run_benchmarks
 
@@ -135,14 +135,19 @@ def library_versions() -> dict:
 
 
 def collect(only: list | None = None, backends: list | None = None,
-            report=print) -> list:
-    """All benchmarks of all backend modules, filtered by key globs and backend names."""
+            report=print, priced_only: bool = False) -> list:
+    """All benchmarks of all backend modules, filtered by key globs and backend names; with
+    `priced_only` (the quick profile) and no filter, only the keys the book prices (``priced``)."""
     benches: list[Benchmark] = []
     for modname in MODULES:
         try:
             benches += importlib.import_module(modname).benchmarks()
         except (BackendUnavailable, ImportError) as e:
             report(f"skipping {modname}: {e}")
+    if priced_only and only is None and backends is None:
+        # an explicit --only or --backend names what to time; otherwise the quick profile times
+        # what the book prices and leaves the rest to the full profile
+        benches = [b for b in benches if priced.is_priced(b.backend, b.key)]
     if backends is not None:
         known = sorted({b.backend for b in benches})
         if not backends or not all(backends):
@@ -287,7 +292,8 @@ def _measure(prof, profile, out, only, backends, name, progress, report, repeat)
     partial = bool(only or backends)
     # a filtered run merges into an existing file: it must be readable before anything is timed
     old = measurements.load(out) if partial and out.exists() else None
-    benches = collect(only, backends, report)
+    selected = prof.priced_only and only is None and backends is None
+    benches = collect(only, backends, report, priced_only=prof.priced_only)
     if not benches:
         raise MeasureError("no benchmark matches the given --only/--backend filters")
     cpu, cpus_before = pin_single_thread()
@@ -352,7 +358,12 @@ def _measure(prof, profile, out, only, backends, name, progress, report, repeat)
             **({"repeat": repeat} if repeat > 1 else {}),
             "profile": {"name": prof.name, "samples": prof.samples,
                         "min_batch_seconds": prof.min_batch_seconds,
-                        "warmup_seconds": prof.warmup_seconds},
+                        "warmup_seconds": prof.warmup_seconds,
+                        **({"keys": priced.selection_words()} if selected else {}),
+                        **({"batches": "each operation's batch set once, from the calls of its warm-up"}
+                           if prof.calibrate_in_warmup else {}),
+                        **({"sample_seconds": prof.sample_seconds, "max_samples": prof.max_samples}
+                           if prof.max_samples else {})},
             "threads": {"pinned_cpu": cpu, **SINGLE_THREAD_ENV},
             "unit": "seconds per operation (median of samples; each sample a timed batch)",
             "clock": "process CPU time (time.process_time); samples of all keys taken in interleaved rounds",

@@ -1,0 +1,172 @@
+"""The quick profile: it times the keys the book prices, calibrates each batch once (from its warm-up),
+and gives a fast operation many short samples; the estimates priced from such a file are those priced
+from a file of every key.  No timing is asserted: the clocks here are synthetic."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from costbook import cost, harness, live, measurements, priced, registry
+from costbook.harness import EXACT_MARGIN, PROFILES, in_round, samples_for, time_interleaved, warm_up
+
+
+class Machine:
+    """A synthetic CPU clock that advances only when an operation runs (and a little per read)."""
+
+    def __init__(self, read_cost: float = 0.0):
+        self.now, self.reads, self.read_cost = 0.0, 0, read_cost
+
+    def __call__(self):
+        self.reads += 1
+        self.now += self.read_cost
+        return self.now
+
+    def op(self, cost_s: float, log: list | None = None):
+        def run():
+            self.now += cost_s
+            if log is not None:
+                log.append(self.now)
+        return run
+
+
+def test_the_quick_profile_is_priced_keys_calibrated_in_warm_up_with_short_samples():
+    q, f = PROFILES["quick"], PROFILES["full"]
+    assert q.priced_only and q.calibrate_in_warmup and q.max_samples >= q.samples and q.sample_seconds > 0
+    # the full profile is unchanged: every key, its own calibration, the same samples for every key
+    assert (f.samples, f.min_batch_seconds, f.warmup_seconds) == (21, 0.02, 0.2)
+    assert not f.priced_only and not f.calibrate_in_warmup and f.max_samples is None and f.rounds == 21
+
+
+def test_warm_up_times_calls_in_chunks_and_reports_the_time_per_call():
+    m = Machine(read_cost=1e-6)          # a clock read costs as much as the operation
+    first, per = warm_up(m.op(1e-6), 0.01, clock=m)
+    assert first == pytest.approx(2e-6)
+    # chunked: the reads are few, so the time per call is the operation's, not twice it
+    assert per == pytest.approx(1e-6, rel=0.01) and m.reads < 100
+    m = Machine()
+    first, per = warm_up(m.op(0.05), 0.01, clock=m)       # one call outlasts the warm-up
+    assert first == pytest.approx(0.05) and per is None
+
+
+def test_each_batch_is_calibrated_once_from_the_warm_up():
+    """No calibration pass after the warm-up: the calls before the first timed batch are the warm-up's
+    (one cold call and the ones that fill the warm-up), and the batch fills min_batch_seconds."""
+    m = Machine()
+    calls = []
+    op = m.op(1e-4, calls)
+    timed = time_interleaved({"a": op}, samples=3, min_batch_seconds=0.002, warmup_seconds=0.01, clock=m,
+                             calibrate_in_warmup=True)
+    batch = timed["a"].batch
+    assert batch == math.ceil(EXACT_MARGIN * 0.002 / 1e-4)
+    warm = len(calls) - timed["a"].samples * (batch + harness.REWARM_CALLS)
+    assert warm <= 0.01 / 1e-4 + 1
+    assert timed["a"].median == pytest.approx(1e-4)
+
+
+def test_a_fast_key_takes_many_short_samples_a_slow_one_the_fewest():
+    assert samples_for(1e-3, 5, 0.025, 15) == 15
+    assert samples_for(4e-3, 5, 0.025, 15) == 7
+    assert samples_for(0.2, 5, 0.025, 15) == 5
+    assert samples_for(1e-3, 5, None, None) == 5
+    for rounds, n in itertools.product((5, 15), range(1, 16)):
+        if n <= rounds:
+            assert sum(in_round(r, rounds, n) for r in range(rounds)) == n
+    m = Machine()
+    timed = time_interleaved({"fast": m.op(1e-4), "slow": m.op(0.05)}, samples=5, min_batch_seconds=0.001,
+                             warmup_seconds=0.005, clock=m, calibrate_in_warmup=True, sample_seconds=0.025,
+                             max_samples=15)
+    assert timed["fast"].samples == 15 and timed["slow"].samples == 5 and timed["slow"].batch == 1
+    assert timed["fast"].median == pytest.approx(1e-4) and timed["slow"].median == pytest.approx(0.05)
+
+
+def test_every_priced_key_has_a_benchmark():
+    from costbook.measure import collect
+    benches = collect(report=lambda _: None, priced_only=True)
+    have = {(b.backend, b.key) for b in benches}
+    available = {b.backend for b in benches}
+    wanted = {(b, k) for b, keys in priced.PRICED.items() if b in available for k in keys}
+    assert have == wanted
+    assert all(keys and all(keys) for keys in priced.PRICED.values())
+
+
+class Recording(measurements.MeasurementSet):
+    """A measurement set that notes every price read from it (not the bounds ``at_bound`` copies)."""
+
+    def __init__(self, mset, seen):
+        super().__init__(mset.name, mset.kind, mset.provenance, mset.results, mset.path)
+        self.seen = seen
+
+    def seconds(self, b, k):
+        self.seen.add((b, k))
+        return super().seconds(b, k)
+
+    def bounds(self, b, k):
+        self.seen.add((b, k))
+        return super().bounds(b, k)
+
+    def entry(self, b, k):
+        self.seen.add((b, k))
+        return super().entry(b, k)
+
+    def at_bound(self, which):
+        plain = measurements.MeasurementSet(self.name, self.kind, self.provenance, self.results, self.path)
+        return plain.at_bound(which)
+
+
+def _points(name):
+    """Each scheme's default point and every value its page offers for one option at a time."""
+    model, manifest = registry.model(name), registry.manifest(name)
+    offered = live.grid(model, manifest)
+    default = {o: model.OPTIONS[o][0] for o in offered}
+    yield dict(default)
+    for o, values in offered.items():
+        for v in values:
+            if v != default[o]:
+                yield {**default, o: v}
+
+
+def _estimates(name, mset):
+    model = registry.model(name)
+    out = []
+    for point in _points(name):
+        try:
+            out.append(model.estimate(mset, **point))
+        except (ValueError, LookupError) as e:
+            if isinstance(e, cost.MissingPrice):
+                raise
+            out.append(("refused", str(e)))
+    return out
+
+
+@pytest.mark.parametrize("name", registry.in_book_order())
+def test_the_quick_profile_measures_every_key_an_estimate_prices(name):
+    seen: set = set()
+    _estimates(name, Recording(measurements.load_source("reference"), seen))
+    missing = sorted(p for p in seen if not priced.is_priced(*p))
+    assert seen and not missing
+
+
+@pytest.mark.parametrize("name", registry.in_book_order())
+def test_an_estimate_from_a_quick_file_is_the_estimate_from_every_key(name):
+    ref = measurements.load_source("reference")
+    quick = measurements.MeasurementSet(ref.name, ref.kind, ref.provenance,
+                                        {b: {k: e for k, e in entries.items() if priced.is_priced(b, k)}
+                                         for b, entries in ref.results.items()}, ref.path)
+    assert sum(map(len, quick.results.values())) < sum(map(len, ref.results.values()))
+    assert repr(_estimates(name, quick)) == repr(_estimates(name, ref))
+
+
+def test_measure_quick_times_the_priced_keys_only_and_says_so(tmp_path, monkeypatch):
+    from costbook.measure import measure
+    monkeypatch.setattr(priced, "PRICED", {"python": frozenset({"sha256/64B"})})
+    out = measure(profile="quick", out=tmp_path / "m.json", progress=False, report=lambda _: None)
+    m = measurements.load(out)
+    assert {b: m.keys(b) for b in m.backends} == {"python": ["sha256/64B"]}
+    prof = m.provenance["profile"]
+    assert "1 keys the book prices" in prof["keys"] and "batches" in prof and prof["max_samples"] == 15
+    assert m.entry("python", "sha256/64B")["samples"] >= prof["samples"]
+    # an explicit selection is taken as given, and says nothing of the book's keys
+    out = measure(profile="quick", out=tmp_path / "n.json", only=["sha512/64B"], progress=False, report=lambda _: None)
+    assert "keys" not in measurements.load(out).provenance["profile"]
