@@ -47,11 +47,18 @@ setup: $(VENV)/.installed
 # phase took 30-45 s longer on a fresh clone for it; the compilation takes about 20 s here).
 UV_VERSION := 0.9.9
 UV_INSTALL := $(PY) -m uv pip install --quiet --native-tls --python $(PY)
-$(VENV)/.installed: requirements.txt pyproject.toml
+#
+# requirements-excluded.txt names what a dependency's extra would bring that nothing here uses and every
+# process pays for: rfc3987-syntax (jupyter-events asks for jsonschema[format-nongpl]) builds an Earley
+# grammar whenever jsonschema is imported, 1.3 s of CPU in each process that imports nbformat (every
+# test worker, chapter runner and make chapter; it was a third of some test files' time).  Without it
+# jsonschema checks no "iri" format, as it documents.  It is left out (uv) or taken out (pip, an older .venv).
+$(VENV)/.installed: requirements.txt requirements-excluded.txt pyproject.toml
 	@command -v $(PYTHON_SYSTEM) >/dev/null || { echo "need $(PYTHON_SYSTEM) (SageMath wheels are built for CPython 3.11)"; exit 1; }
 	test -x $(PY) || $(PYTHON_SYSTEM) -m venv $(VENV)
 	$(PY) -m pip install --quiet --only-binary :all: uv==$(UV_VERSION)
-	$(UV_INSTALL) --compile-bytecode --only-binary :all: -r requirements.txt || $(PY) -m pip install --quiet --only-binary :all: -r requirements.txt
+	$(UV_INSTALL) --compile-bytecode --only-binary :all: --excludes requirements-excluded.txt -r requirements.txt || $(PY) -m pip install --quiet --only-binary :all: -r requirements.txt
+	$(PY) -m pip uninstall --quiet --yes -r requirements-excluded.txt 2>&1 | grep -v "^WARNING: Skipping" || true
 	$(UV_INSTALL) --no-deps --no-build-isolation -e . || $(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
