@@ -52,16 +52,24 @@ setup: $(VENV)/.installed
 # pip comes into the venv only if the install must fall back to it.
 UV_VERSION := 0.9.9
 UV_INSTALL := $(PY) -m uv pip install --quiet --native-tls --python $(PY)
+#
+# requirements-excluded.txt names what a dependency's extra would bring that nothing here uses and every
+# process pays for: rfc3987-syntax (jupyter-events asks for jsonschema[format-nongpl]) builds an Earley
+# grammar whenever jsonschema is imported, 1.3 s of CPU in each process that imports nbformat (every
+# test worker, chapter runner and make chapter; it was a third of some test files' time).  Without it
+# jsonschema checks no "iri" format, as it documents.  It is left out (uv) or taken out (pip, an older .venv).
 PIP_IN_VENV := $(PY) -m ensurepip --default-pip >/dev/null && $(PY) -m pip install --quiet
-$(VENV)/.installed: requirements.txt pyproject.toml
+EXCLUDED := --excludes requirements-excluded.txt
+$(VENV)/.installed: requirements.txt requirements-excluded.txt pyproject.toml
 	@command -v $(PYTHON_SYSTEM) >/dev/null || { echo "need $(PYTHON_SYSTEM) (SageMath wheels are built for CPython 3.11)"; exit 1; }
 	test -x $(PY) || $(PYTHON_SYSTEM) -m venv --without-pip $(VENV)
 	$(PY) -m uv --version 2>/dev/null | grep -qE '^uv $(UV_VERSION)( |$$)' || \
 	  $(PYTHON_SYSTEM) -m pip --python $(PY) install --quiet --only-binary :all: uv==$(UV_VERSION) || \
 	  { $(PIP_IN_VENV) --only-binary :all: uv==$(UV_VERSION); }
-	$(UV_INSTALL) --offline --compile-bytecode --only-binary :all: -r requirements.txt 2>/dev/null || \
-	  $(UV_INSTALL) --compile-bytecode --only-binary :all: -r requirements.txt || \
+	$(UV_INSTALL) --offline --compile-bytecode --only-binary :all: $(EXCLUDED) -r requirements.txt 2>/dev/null || \
+	  $(UV_INSTALL) --compile-bytecode --only-binary :all: $(EXCLUDED) -r requirements.txt || \
 	  { $(PIP_IN_VENV) --only-binary :all: -r requirements.txt; }
+	$(PY) -m uv pip uninstall --quiet --python $(PY) -r requirements-excluded.txt 2>/dev/null || true
 	$(UV_INSTALL) --offline --no-deps --no-build-isolation -e . 2>/dev/null || \
 	  $(UV_INSTALL) --no-deps --no-build-isolation -e . || { $(PIP_IN_VENV) --no-deps --no-build-isolation -e .; }
 	touch $@

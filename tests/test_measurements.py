@@ -1,6 +1,7 @@
 """Measurement files: the schema check, atomic writes, named sources, published provenance."""
 import copy
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -251,3 +252,38 @@ def test_a_price_may_wobble_between_near_sizes_but_not_fall_with_its_size():
     M.validate(with_prices(28.3, 28.2))                       # 0.35% under: timing noise
     with pytest.raises(M.MeasurementFileError, match="price falls as exp grows"):
         M.validate(with_prices(28.3, 28.3 * (1 - M.GROWTH_SLACK) * 0.99))
+
+
+def test_a_file_read_again_unchanged_is_not_checked_again_and_a_changed_one_is(tmp_path, monkeypatch):
+    """measurements.load remembers the texts it found valid: the same bytes are parsed again into objects
+    of their own but not checked again (at any path: validity is the text's); changed bytes (even of the
+    same size and modification time) and an invalid file are checked every time."""
+    from costbook import measurement_schema
+    monkeypatch.setattr(M, "_CHECKED", set())           # what other tests loaded is not known here
+    checked = []
+    real_check = measurement_schema.check
+    monkeypatch.setattr(measurement_schema, "check", lambda data, on_disk: (checked.append(data), real_check(data, on_disk)))
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(GOOD))
+    first = M.load(path)
+    first.results["gmp"]["modexp/2048/256"]["median"] = 99.0          # the caller's own objects
+    again = M.load(path)
+    assert len(checked) == 1 and again.path == path and again.name == "t"
+    assert again.results == M.validate(copy.deepcopy(GOOD), path, on_disk=True).results
+    assert again.results is not first.results and again.seconds("gmp", "modexp/2048/256") == 0.001
+    # the same size and modification time, other bytes: an invalid median is refused all the same
+    st = path.stat()
+    path.write_text(json.dumps(GOOD).replace('"median": 1.0', '"median": 9.0'))
+    assert path.stat().st_size == st.st_size
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    checked.clear()
+    for _ in range(2):
+        with pytest.raises(M.MeasurementFileError, match="quartiles out of order"):
+            M.load(path)
+    assert len(checked) == 2
+    other = tmp_path / "copy.json"
+    other.write_text(json.dumps(GOOD))
+    checked.clear()
+    path.write_text(json.dumps(GOOD))
+    assert M.load(path).name == "t" and checked == []                 # its bytes of before: known valid
+    assert M.load(other).name == "t" and checked == []                # the same bytes elsewhere: the same text

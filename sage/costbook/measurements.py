@@ -278,6 +278,7 @@ def parse_json(text: str, where: str, error=MeasurementFileError):
         raise error(f"{where}: not valid JSON ({e})") from None
 
 
+
 def load(path) -> MeasurementSet:
     path = Path(path)
     text = read_text(path)
