@@ -9,8 +9,7 @@ import math
 import pytest
 
 from costbook import cost, harness, live, measurements, priced, registry
-from costbook.harness import (EXACT_MARGIN, PROFILES, group_minima, in_round, samples_for, summarize,
-                              time_interleaved, warm_up)
+from costbook.harness import EXACT_MARGIN, PROFILES, in_round, samples_for, summarize, time_interleaved, warm_up
 
 
 class Machine:
@@ -38,7 +37,7 @@ def test_the_quick_profile_is_priced_keys_calibrated_in_warm_up_with_short_sampl
     # the full profile is unchanged: every key, its own calibration, the same samples for every key
     assert (f.samples, f.min_batch_seconds, f.warmup_seconds) == (21, 0.02, 0.2)
     assert not f.priced_only and not f.calibrate_in_warmup and f.max_samples is None and f.rounds == 21
-    assert f.fastest_of is None and q.fastest_of
+    assert q.fastest and not f.fastest
 
 
 def test_warm_up_times_calls_in_chunks_and_reports_the_time_per_call():
@@ -83,20 +82,15 @@ def test_a_fast_key_takes_many_short_samples_a_slow_one_the_fewest():
     assert timed["fast"].median == pytest.approx(1e-4) and timed["slow"].median == pytest.approx(0.05)
 
 
-def test_the_quick_figure_is_the_median_of_group_minima_between_the_fastest_sample_and_the_median():
+def test_the_quick_figure_is_the_fastest_sample_its_spread_up_to_the_median():
     xs = [3.0, 1.0, 2.0, 5.0, 4.0, 9.0, 8.0, 7.0, 6.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0]
-    # 15 samples in groups of 5, sample i in group i mod 3: every group spans the run
-    assert group_minima(xs, 5) == [min(xs[0::3]), min(xs[1::3]), min(xs[2::3])] == [3.0, 1.0, 2.0]
-    assert group_minima(xs[:7], 5) == [1.0]           # fewer than two groups' worth: the fastest
-    t = summarize(xs, batch=4, fastest_of=5)
-    assert (t.median, t.q1, t.q3, t.min, t.samples, t.batch) == (2.0, 1.0, 8.0, 1.0, 15, 4)
+    t = summarize(xs, batch=4, fastest=True)
+    assert (t.median, t.q1, t.q3, t.min, t.samples, t.batch) == (1.0, 1.0, 8.0, 1.0, 15, 4)
     plain = summarize(xs, batch=4)
     assert plain.median == 8.0 and plain.q1 < plain.median < plain.q3 and plain.mad == t.mad
     for n in range(1, 16):
-        s = summarize(xs[:n], batch=1, fastest_of=5)
-        assert s.q1 <= s.median <= s.q3
-    with pytest.raises(ValueError):
-        group_minima(xs, 0)
+        s = summarize(xs[:n], batch=1, fastest=True)
+        assert s.q1 == s.median == min(xs[:n]) <= s.q3 == summarize(xs[:n], batch=1).median
 
 
 class SlowStretch(Machine):
@@ -117,19 +111,19 @@ class SlowStretch(Machine):
             self.round = what
 
 
-def _run(slow, fastest_of):
+def _run(slow, fastest):
     m = SlowStretch(slow)
     ops = {"fast": m.op(1e-4), "slow": m.op(0.05)}
     return time_interleaved(ops, samples=5, min_batch_seconds=0.001, warmup_seconds=0.005, clock=m,
                             calibrate_in_warmup=True, sample_seconds=0.025, max_samples=15,
-                            progress=m.progress, fastest_of=fastest_of)
+                            progress=m.progress, fastest=fastest)
 
 
 def test_a_slow_stretch_over_most_of_a_run_moves_the_plain_median_not_the_quick_figure():
-    """Two runs, each slowed 1.3x for 9 of its 15 rounds (60%), in different stretches: the plain
-    medians are the slowed cost in both, the quick figures are the operation's own cost in both."""
+    """Runs slowed 1.3x for 9 of their 15 rounds (60%), in different stretches: the plain medians are
+    the slowed cost in all, the quick figures the operation's own cost in all."""
     for slow in (range(0, 9), range(6, 15), range(3, 12)):
-        plain, quick = _run(slow, None), _run(slow, 5)
+        plain, quick = _run(slow, False), _run(slow, True)
         for name, cost_s in (("fast", 1e-4), ("slow", 0.05)):
             assert plain[name].median == pytest.approx(1.3 * cost_s)
             assert quick[name].median == pytest.approx(cost_s)
@@ -222,7 +216,7 @@ def test_measure_quick_times_the_priced_keys_only_and_says_so(tmp_path, monkeypa
     assert {b: m.keys(b) for b in m.backends} == {"python": ["sha256/64B"]}
     prof = m.provenance["profile"]
     assert "1 keys the book prices" in prof["keys"] and "batches" in prof and prof["max_samples"] == 15
-    assert prof["fastest_of"] == 5 and "group" in prof["statistic"] and "minima" in m.provenance["unit"]
+    assert "fastest sample" in prof["statistic"] and "fastest sample" in m.provenance["unit"]
     assert m.entry("python", "sha256/64B")["samples"] >= prof["samples"]
     # an explicit selection is taken as given, and says nothing of the book's keys
     out = measure(profile="quick", out=tmp_path / "n.json", only=["sha512/64B"], progress=False, report=lambda _: None)

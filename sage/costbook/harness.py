@@ -14,16 +14,14 @@ here (native thread pools are capped at one thread by ``costbook measure``).  Th
 clock is a parameter so that the statistics can be tested on a synthetic clock
 (tests/test_harness.py) without timing anything real.
 
-The quick profile (``Profile.fastest_of``) prices with a different figure: on a shared machine
-the CPU clock still runs slow for long stretches (caches and memory bandwidth shared with the
-neighbours, the core's frequency), for seconds and often for most of a run, so two runs' medians
-differ by 10-30% while their fastest samples agree within a few percent.  Its `median` is
-therefore the median of *group minima*: a key's samples, in the order taken, are dealt into groups
-of about `fastest_of` (sample i into group i mod g), so that every group spans the whole run, and
-each group gives its fastest sample (the minimum, as Python's timeit recommends: the least noisy
-estimate of an operation's own cost, since noise only ever adds time).  Its `q1` is the fastest
-sample and its `q3` the plain median of the samples, the figure the full profile would give: the
-operation's own cost lies between what the machine gave at its quietest and what it gave typically.
+The quick profile (``Profile.fastest``) prices with a different figure: on a shared machine the
+CPU clock itself runs slow for long stretches (a neighbour sharing the caches, the memory bus or the
+core's clock), for seconds and often for most of a run, so that two runs' medians differed by 10-30%
+while their fastest samples agreed within a few percent.  Its `median` is therefore a key's fastest
+sample (the minimum, as Python's timeit advises: the least noisy estimate of an operation's own cost,
+since noise only ever adds time), taken over samples spread over the whole run; its `q1` is the same
+sample and its `q3` the samples' median, the full profile's figure: the operation's own cost lies
+between what the machine gave at its quietest and what it gave typically.
 """
 from __future__ import annotations
 
@@ -77,9 +75,8 @@ class Profile:
     `sample_seconds`, `max_samples`: a key takes as many samples as fill `sample_seconds`, at least
     `samples` and at most `max_samples` (``samples_for``), so that a fast operation gets many short
     samples and a slow one the fewest; without them every key takes `samples`.
-    `fastest_of`: a key's figure is the median of the minima of groups of about this many samples,
-    its spread runs from its fastest sample to its samples' median (``summarize``, the module
-    docstring); without it, the median and quartiles of the samples."""
+    `fastest`: a key's figure is its fastest sample, its spread runs from there to its samples'
+    median (``summarize``, the module docstring); otherwise the median and quartiles of the samples."""
     name: str
     samples: int
     min_batch_seconds: float
@@ -88,7 +85,7 @@ class Profile:
     calibrate_in_warmup: bool = False
     sample_seconds: float | None = None
     max_samples: int | None = None
-    fastest_of: int | None = None
+    fastest: bool = False
 
     @property
     def rounds(self) -> int:
@@ -98,7 +95,7 @@ class Profile:
 
 PROFILES = {
     "quick": Profile("quick", samples=5, min_batch_seconds=0.001, warmup_seconds=0.01,
-                     priced_only=True, calibrate_in_warmup=True, sample_seconds=0.025, max_samples=15, fastest_of=5),
+                     priced_only=True, calibrate_in_warmup=True, sample_seconds=0.025, max_samples=15, fastest=True),
     "full": Profile("full", samples=21, min_batch_seconds=0.02, warmup_seconds=0.2),
 }
 
@@ -118,12 +115,11 @@ class Benchmark:
     note: str = ""
 
 
-def summarize(per_op_times: list[float], batch: int, fastest_of: int | None = None) -> Timing:
-    """Median, quartiles and MAD of per-operation times (at least one sample, in the order taken).
+def summarize(per_op_times: list[float], batch: int, fastest: bool = False) -> Timing:
+    """Median, quartiles and MAD of per-operation times (at least one sample).
 
-    With `fastest_of`: the median is that of the group minima (``group_minima``), the quartiles are
-    the fastest sample and the samples' median (the module docstring says why); the MAD stays the
-    samples' own."""
+    With `fastest`: the median is the fastest sample and the quartiles run from it to the samples'
+    median (the module docstring says why); the MAD stays the samples' own."""
     if not per_op_times:
         raise ValueError("cannot summarise zero samples")
     xs = sorted(per_op_times)
@@ -133,20 +129,9 @@ def summarize(per_op_times: list[float], batch: int, fastest_of: int | None = No
     else:
         q1 = q3 = xs[0]
     mad = statistics.median(abs(x - med) for x in xs)
-    if fastest_of is not None:
-        low = statistics.median(group_minima(per_op_times, fastest_of))
-        return Timing(median=low, q1=xs[0], q3=max(med, low), mad=mad, samples=len(xs), batch=batch, min=xs[0])
-    return Timing(median=med, q1=q1, q3=q3, mad=mad, samples=len(xs), batch=batch, min=xs[0])
-
-
-def group_minima(samples: list[float], size: int) -> list[float]:
-    """The fastest of each of max(1, len // size) groups, sample i (in the order taken) in group
-    i mod the number of groups: each group spans the whole run, so that a slow stretch of the
-    machine, however long, leaves most groups a sample taken outside it."""
-    if size < 1:
-        raise ValueError(f"group size must be >= 1, got {size}")
-    groups = max(1, len(samples) // size)
-    return [min(samples[i::groups]) for i in range(groups)]
+    if fastest:
+        q1, q3 = xs[0], med
+    return Timing(median=q1 if fastest else med, q1=q1, q3=q3, mad=mad, samples=len(xs), batch=batch, min=xs[0])
 
 
 def calibrate_batch(op: Callable[[], object], min_batch_seconds: float,
@@ -264,7 +249,7 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
                      clock: Callable[[], float] = CLOCK, progress: Callable[[str, object], None] | None = None,
                      rewarm_long: bool = False, exact_batches: bool = False,
                      calibrate_in_warmup: bool = False, sample_seconds: float | None = None,
-                     max_samples: int | None = None, fastest_of: int | None = None) -> dict:
+                     max_samples: int | None = None, fastest: bool = False) -> dict:
     """Time several operations in rounds, one batch of each per round: {name: Timing}.
 
     `ops` maps a name to a callable, or to (callable, per_call).  When two things are to be
@@ -281,7 +266,7 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
     so an operation is calibrated once, by calls it makes anyway; a warm-up too short to time a
     call after the first falls back to ``calibrate_exact``.  `sample_seconds` and `max_samples`
     (with `calibrate_in_warmup`): each key takes ``samples_for`` samples, spread evenly over
-    `max_samples` rounds (``in_round``).  `fastest_of`: each key summarised by its group minima
+    `max_samples` rounds (``in_round``).  `fastest`: each key priced at its fastest sample
     (``summarize``).
     """
     if samples < 1:
@@ -339,7 +324,7 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
                 _timed_batch = False
         if progress:
             progress("round", round_ + 1)
-    return {name: summarize(per_op[name], prepared[name][2], fastest_of) for name in prepared}
+    return {name: summarize(per_op[name], prepared[name][2], fastest) for name in prepared}
 
 
 def run_benchmark(bench: Benchmark, profile: Profile,
@@ -375,5 +360,5 @@ def run_benchmarks(benches: list, profile: Profile, clock: Callable[[], float] =
                              warmup_seconds=profile.warmup_seconds, clock=clock, progress=say,
                              calibrate_in_warmup=profile.calibrate_in_warmup,
                              sample_seconds=profile.sample_seconds, max_samples=profile.max_samples,
-                             fastest_of=profile.fastest_of)
+                             fastest=profile.fastest)
     return [timed[i] for i in range(len(benches))]
