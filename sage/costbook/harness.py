@@ -21,7 +21,9 @@ while their fastest samples agreed within a few percent.  Its `median` is theref
 sample (the minimum, as Python's timeit advises: the least noisy estimate of an operation's own cost,
 since noise only ever adds time), taken over samples spread over the whole run; its `q1` is the same
 sample and its `q3` the samples' median, the full profile's figure: the operation's own cost lies
-between what the machine gave at its quietest and what it gave typically.
+between what the machine gave at its quietest and what it gave typically.  The minimum helps most
+where samples are short (a 1 ms batch often runs between two interruptions); a sample that is one
+call of tens of milliseconds cannot avoid them, so a busy neighbour can still move such a key.
 """
 from __future__ import annotations
 
