@@ -9,7 +9,7 @@ import math
 import pytest
 
 from costbook import cost, harness, live, measurements, priced, registry
-from costbook.harness import EXACT_MARGIN, PROFILES, in_round, samples_for, time_interleaved, warm_up
+from costbook.harness import EXACT_MARGIN, PROFILES, in_round, samples_for, summarize, time_interleaved, warm_up
 
 
 class Machine:
@@ -37,6 +37,7 @@ def test_the_quick_profile_is_priced_keys_calibrated_in_warm_up_with_short_sampl
     # the full profile is unchanged: every key, its own calibration, the same samples for every key
     assert (f.samples, f.min_batch_seconds, f.warmup_seconds) == (21, 0.02, 0.2)
     assert not f.priced_only and not f.calibrate_in_warmup and f.max_samples is None and f.rounds == 21
+    assert q.fastest and not f.fastest
 
 
 def test_warm_up_times_calls_in_chunks_and_reports_the_time_per_call():
@@ -79,6 +80,55 @@ def test_a_fast_key_takes_many_short_samples_a_slow_one_the_fewest():
                              max_samples=15)
     assert timed["fast"].samples == 15 and timed["slow"].samples == 5 and timed["slow"].batch == 1
     assert timed["fast"].median == pytest.approx(1e-4) and timed["slow"].median == pytest.approx(0.05)
+
+
+def test_the_quick_figure_is_the_fastest_sample_its_spread_up_to_the_median():
+    xs = [3.0, 1.0, 2.0, 5.0, 4.0, 9.0, 8.0, 7.0, 6.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0]
+    t = summarize(xs, batch=4, fastest=True)
+    assert (t.median, t.q1, t.q3, t.min, t.samples, t.batch) == (1.0, 1.0, 8.0, 1.0, 15, 4)
+    plain = summarize(xs, batch=4)
+    assert plain.median == 8.0 and plain.q1 < plain.median < plain.q3 and plain.mad == t.mad
+    for n in range(1, 16):
+        s = summarize(xs[:n], batch=1, fastest=True)
+        assert s.q1 == s.median == min(xs[:n]) <= s.q3 == summarize(xs[:n], batch=1).median
+
+
+class SlowStretch(Machine):
+    """A CPU clock that runs `factor` times slow in the rounds of `slow` (a neighbour sharing the
+    caches, the memory bus or the core's frequency for seconds: the CPU clock counts that time)."""
+
+    def __init__(self, slow, factor=1.3):
+        super().__init__()
+        self.slow, self.factor, self.round = set(slow), factor, 0
+
+    def op(self, cost_s):
+        def run():
+            self.now += cost_s * (self.factor if self.round in self.slow else 1.0)
+        return run
+
+    def progress(self, stage, what):
+        if stage == "round":
+            self.round = what
+
+
+def _run(slow, fastest):
+    m = SlowStretch(slow)
+    ops = {"fast": m.op(1e-4), "slow": m.op(0.05)}
+    return time_interleaved(ops, samples=5, min_batch_seconds=0.001, warmup_seconds=0.005, clock=m,
+                            calibrate_in_warmup=True, sample_seconds=0.025, max_samples=15,
+                            progress=m.progress, fastest=fastest)
+
+
+def test_a_slow_stretch_over_most_of_a_run_moves_the_plain_median_not_the_quick_figure():
+    """Runs slowed 1.3x for 9 of their 15 rounds (60%), in different stretches: the plain medians are
+    the slowed cost in all, the quick figures the operation's own cost in all."""
+    for slow in (range(0, 9), range(6, 15), range(3, 12)):
+        plain, quick = _run(slow, False), _run(slow, True)
+        for name, cost_s in (("fast", 1e-4), ("slow", 0.05)):
+            assert plain[name].median == pytest.approx(1.3 * cost_s)
+            assert quick[name].median == pytest.approx(cost_s)
+            assert quick[name].q1 == pytest.approx(cost_s) and quick[name].q3 == pytest.approx(1.3 * cost_s)
+        assert quick["fast"].samples == 15 and quick["slow"].samples == 5
 
 
 def test_every_priced_key_has_a_benchmark():
@@ -166,6 +216,7 @@ def test_measure_quick_times_the_priced_keys_only_and_says_so(tmp_path, monkeypa
     assert {b: m.keys(b) for b in m.backends} == {"python": ["sha256/64B"]}
     prof = m.provenance["profile"]
     assert "1 keys the book prices" in prof["keys"] and "batches" in prof and prof["max_samples"] == 15
+    assert "fastest sample" in prof["statistic"] and "fastest sample" in m.provenance["unit"]
     assert m.entry("python", "sha256/64B")["samples"] >= prof["samples"]
     # an explicit selection is taken as given, and says nothing of the book's keys
     out = measure(profile="quick", out=tmp_path / "n.json", only=["sha512/64B"], progress=False, report=lambda _: None)

@@ -13,6 +13,17 @@ machine the two clocks give the same figure for the single-threaded work priced
 here (native thread pools are capped at one thread by ``costbook measure``).  The
 clock is a parameter so that the statistics can be tested on a synthetic clock
 (tests/test_harness.py) without timing anything real.
+
+The quick profile (``Profile.fastest``) prices with a different figure: on a shared machine the
+CPU clock itself runs slow for long stretches (a neighbour sharing the caches, the memory bus or the
+core's clock), for seconds and often for most of a run, so that two runs' medians differed by 10-30%
+while their fastest samples agreed within a few percent.  Its `median` is therefore a key's fastest
+sample (the minimum, as Python's timeit advises: the least noisy estimate of an operation's own cost,
+since noise only ever adds time), taken over samples spread over the whole run; its `q1` is the same
+sample and its `q3` the samples' median, the full profile's figure: the operation's own cost lies
+between what the machine gave at its quietest and what it gave typically.  The minimum helps most
+where samples are short (a 1 ms batch often runs between two interruptions); a sample that is one
+call of tens of milliseconds cannot avoid them, so a busy neighbour can still move such a key.
 """
 from __future__ import annotations
 
@@ -65,7 +76,9 @@ class Profile:
     after it; batches are then exact (``calibrate_exact``'s rule), not powers of two.
     `sample_seconds`, `max_samples`: a key takes as many samples as fill `sample_seconds`, at least
     `samples` and at most `max_samples` (``samples_for``), so that a fast operation gets many short
-    samples and a slow one the fewest; without them every key takes `samples`."""
+    samples and a slow one the fewest; without them every key takes `samples`.
+    `fastest`: a key's figure is its fastest sample, its spread runs from there to its samples'
+    median (``summarize``, the module docstring); otherwise the median and quartiles of the samples."""
     name: str
     samples: int
     min_batch_seconds: float
@@ -74,6 +87,7 @@ class Profile:
     calibrate_in_warmup: bool = False
     sample_seconds: float | None = None
     max_samples: int | None = None
+    fastest: bool = False
 
     @property
     def rounds(self) -> int:
@@ -83,7 +97,7 @@ class Profile:
 
 PROFILES = {
     "quick": Profile("quick", samples=5, min_batch_seconds=0.001, warmup_seconds=0.01,
-                     priced_only=True, calibrate_in_warmup=True, sample_seconds=0.025, max_samples=15),
+                     priced_only=True, calibrate_in_warmup=True, sample_seconds=0.025, max_samples=15, fastest=True),
     "full": Profile("full", samples=21, min_batch_seconds=0.02, warmup_seconds=0.2),
 }
 
@@ -103,8 +117,11 @@ class Benchmark:
     note: str = ""
 
 
-def summarize(per_op_times: list[float], batch: int) -> Timing:
-    """Median, quartiles and MAD of per-operation times (at least one sample)."""
+def summarize(per_op_times: list[float], batch: int, fastest: bool = False) -> Timing:
+    """Median, quartiles and MAD of per-operation times (at least one sample).
+
+    With `fastest`: the median is the fastest sample and the quartiles run from it to the samples'
+    median (the module docstring says why); the MAD stays the samples' own."""
     if not per_op_times:
         raise ValueError("cannot summarise zero samples")
     xs = sorted(per_op_times)
@@ -114,7 +131,9 @@ def summarize(per_op_times: list[float], batch: int) -> Timing:
     else:
         q1 = q3 = xs[0]
     mad = statistics.median(abs(x - med) for x in xs)
-    return Timing(median=med, q1=q1, q3=q3, mad=mad, samples=len(xs), batch=batch, min=xs[0])
+    if fastest:
+        q1, q3 = xs[0], med
+    return Timing(median=q1 if fastest else med, q1=q1, q3=q3, mad=mad, samples=len(xs), batch=batch, min=xs[0])
 
 
 def calibrate_batch(op: Callable[[], object], min_batch_seconds: float,
@@ -232,7 +251,7 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
                      clock: Callable[[], float] = CLOCK, progress: Callable[[str, object], None] | None = None,
                      rewarm_long: bool = False, exact_batches: bool = False,
                      calibrate_in_warmup: bool = False, sample_seconds: float | None = None,
-                     max_samples: int | None = None) -> dict:
+                     max_samples: int | None = None, fastest: bool = False) -> dict:
     """Time several operations in rounds, one batch of each per round: {name: Timing}.
 
     `ops` maps a name to a callable, or to (callable, per_call).  When two things are to be
@@ -249,7 +268,8 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
     so an operation is calibrated once, by calls it makes anyway; a warm-up too short to time a
     call after the first falls back to ``calibrate_exact``.  `sample_seconds` and `max_samples`
     (with `calibrate_in_warmup`): each key takes ``samples_for`` samples, spread evenly over
-    `max_samples` rounds (``in_round``).
+    `max_samples` rounds (``in_round``).  `fastest`: each key priced at its fastest sample
+    (``summarize``).
     """
     if samples < 1:
         raise ValueError(f"samples must be >= 1, got {samples}")
@@ -306,7 +326,7 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
                 _timed_batch = False
         if progress:
             progress("round", round_ + 1)
-    return {name: summarize(per_op[name], prepared[name][2]) for name in prepared}
+    return {name: summarize(per_op[name], prepared[name][2], fastest) for name in prepared}
 
 
 def run_benchmark(bench: Benchmark, profile: Profile,
@@ -341,5 +361,6 @@ def run_benchmarks(benches: list, profile: Profile, clock: Callable[[], float] =
     timed = time_interleaved(ops, samples=profile.samples, min_batch_seconds=profile.min_batch_seconds,
                              warmup_seconds=profile.warmup_seconds, clock=clock, progress=say,
                              calibrate_in_warmup=profile.calibrate_in_warmup,
-                             sample_seconds=profile.sample_seconds, max_samples=profile.max_samples)
+                             sample_seconds=profile.sample_seconds, max_samples=profile.max_samples,
+                             fastest=profile.fastest)
     return [timed[i] for i in range(len(benches))]

@@ -168,6 +168,10 @@ def collect(only: list | None = None, backends: list | None = None,
     return benches
 
 
+#: what a profile with `fastest` records as a key's median and quartiles (harness.summarize)
+STATISTIC_FASTEST = ("median: the fastest sample (samples spread over the whole run); q1: the same; "
+                     "q3: the median of the samples")
+
 MAX_REPEAT = 20
 
 
@@ -363,9 +367,11 @@ def _measure(prof, profile, out, only, backends, name, progress, report, repeat)
                         **({"batches": "each operation's batch set once, from the calls of its warm-up"}
                            if prof.calibrate_in_warmup else {}),
                         **({"sample_seconds": prof.sample_seconds, "max_samples": prof.max_samples}
-                           if prof.max_samples else {})},
+                           if prof.max_samples else {}),
+                        **({"statistic": STATISTIC_FASTEST} if prof.fastest else {})},
             "threads": {"pinned_cpu": cpu, **SINGLE_THREAD_ENV},
-            "unit": "seconds per operation (median of samples; each sample a timed batch)",
+            "unit": "seconds per operation (" + ("fastest sample" if prof.fastest else "median of samples")
+                    + "; each sample a timed batch)",
             "clock": "process CPU time (time.process_time); samples of all keys taken in interleaved rounds",
             **({"history": history} if history else {}),
         },
