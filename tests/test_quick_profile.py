@@ -4,12 +4,16 @@ from a file of every key.  No timing is asserted: the clocks here are synthetic.
 from __future__ import annotations
 
 import itertools
+import json
 import math
+from pathlib import Path
 
 import pytest
 
 from costbook import cost, harness, live, measurements, priced, registry
 from costbook.harness import EXACT_MARGIN, PROFILES, in_round, samples_for, summarize, time_interleaved, warm_up
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class Machine:
@@ -221,3 +225,21 @@ def test_measure_quick_times_the_priced_keys_only_and_says_so(tmp_path, monkeypa
     # an explicit selection is taken as given, and says nothing of the book's keys
     out = measure(profile="quick", out=tmp_path / "n.json", only=["sha512/64B"], progress=False, report=lambda _: None)
     assert "keys" not in measurements.load(out).provenance["profile"]
+
+
+def test_chapter_twos_sage_redemption_is_priced_from_a_quick_file():
+    """Chapter 2 prices the Sage code's redemption at every spent-set size with Sage's own ristretto255
+    prices (fig-punch-dbsize, beside its live run): a quick file holds them (it lacked Sage's encode,
+    and `make book` stopped at that chapter)."""
+    from costbook import prediction
+    ref = measurements.load_source("reference")
+    quick = measurements.MeasurementSet(ref.name, ref.kind, ref.provenance,
+                                        {b: {k: e for k, e in entries.items() if priced.is_priced(b, k)}
+                                         for b, entries in ref.results.items()}, ref.path)
+    nb = json.loads((ROOT / "chapters" / "02-punch-cards.ipynb").read_text())
+    sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    assert any('backends=["sage", "python"]' in s and "fig-punch-dbsize" in s for s in sources)
+    for n in (0, 1000, 1_000_000):
+        est = prediction.estimate("punchcard", quick, backends=["sage", "python"], curve="ristretto255",
+                                  punches=10, db_size=n)["steps"]["server_redeem"]
+        assert est["seconds"] > 0

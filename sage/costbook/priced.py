@@ -6,7 +6,8 @@ does that).  A pair is *priced* when reading it is part of
 
 * a scheme's estimate (``costbook estimate``, the chapters' tables and the live page), at any point
   of the grid its page offers (``live.grid``), with the scheme's own backend order, or
-* a chapter's pricing with the measured machine's file: chapter 4's CS03 prices in each modexp
+* a chapter's pricing with the measured machine's file: chapter 2's Sage redemption against the
+  spent-set size (its figure beside the live run, in Sage's ristretto255), chapter 4's CS03 prices in each modexp
   backend (GMP's constant-time powering, PARI and Sage next to GMP's) and its what-if figure,
   chapter 5's mixnet prices next to the artifact's (mcl and Sage) and its accumulator witness
   (GMP and Sage),
@@ -44,7 +45,10 @@ PRICED: dict = {
     "gmp-sec": frozenset(_MODEXP),
     "pari": frozenset(k for k in _MODEXP if int(k.split("/")[1]) >= 3072),
     "sage": frozenset(_MODEXP + tuple(f"{c}/{op}" for c in ("bls12_381", "bn254") for op in _CURVE_OPS)
-                      + ("bn254/scalar_inv", "ristretto255/decode", "ristretto255/mul")),
+                      + ("bn254/scalar_inv",)
+                      # chapter 2's Sage redemption against the spent-set size, priced with Sage's ristretto255
+                      + tuple(f"ristretto255/{op}" for op in ("decode", "encode", "from_hash", "mul", "mul_base",
+                                                                 "scalar_inv"))),
     "libsodium": frozenset(f"ristretto255/{op}" for op in ("decode", "from_hash", "mul", "mul_base", "scalar_inv")),
     "arkworks": frozenset(f"bls12_381/{op}" for op in (
         "g1_add", "g1_decode", "g1_encode", "g1_msm/16", "g1_msm/64", "g1_msm/256", "g1_msm/1024", "g1_mul",
