@@ -82,7 +82,7 @@ def binomial_floor(n: int, level: float, alarm: float = FALSE_ALARM) -> int:
 def test_every_scheme_is_in_the_gate_or_says_why():
     """Every discovered scheme has gate cases, or its manifest states (NOT_GATED) why its steps cannot
     be held to their intervals on a busy machine; its committed evidence (CALIBRATION_CASES) holds the
-    gate's cases and at least one other case, which judges them.  Today every book scheme is gated."""
+    gate's cases and at least one other case, which judges them."""
     for s in schemes.in_book_order():
         m = schemes.manifest(s)
         assert m.VALIDATION_CASES or len(getattr(m, "NOT_GATED", "")) > 40, s
