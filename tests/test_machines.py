@@ -181,7 +181,7 @@ def test_a_file_text_is_checked_once_and_a_changed_text_again(tmp_path, monkeypa
     from costbook import measurement_schema
     calls = []
     real = measurement_schema.check
-    monkeypatch.setattr(measurement_schema, "check", lambda data, on_disk: (calls.append(data["name"]), real(data, on_disk)))
+    monkeypatch.setattr(measurement_schema, "check", lambda data, on_disk, **kw: (calls.append(data["name"]), real(data, on_disk, **kw)))
     data = json.loads(measurements.reference_path().read_text())
     data["name"] = f"checked-once-{tmp_path.name}"          # a text no other test loaded
     path = tmp_path / "m.json"

@@ -149,15 +149,19 @@ _CHECKED: set = set()
 MAX_CHECKED = 4096
 
 
-def validate(data, path="<memory>", on_disk: bool = False, text: str | None = None) -> MeasurementSet:
+def validate(data, path="<memory>", on_disk: bool = False, text: str | None = None,
+             across_keys: bool = True) -> MeasurementSet:
     """Check `data` (parsed JSON) against measurement.schema.json; return a MeasurementSet.
     `on_disk`: read from a file or about to be written to one (a kind that exists only in memory,
     such as calibrated, is refused).  `text`: the JSON text `data` was parsed from; a text that
-    passed the check once is not checked again (``_CHECKED``)."""
+    passed the check once is not checked again (``_CHECKED``).  `across_keys` False (prices timed
+    just now, never a file): no plausibility check across keys (``measurement_schema.ACROSS_KEYS``)."""
+    if on_disk and not across_keys:
+        raise ValueError("a file's prices are always checked across keys")
     digest = None if text is None else (hashlib.sha256(text.encode("utf-8")).digest(), on_disk)
     if digest is None or digest not in _CHECKED:
         try:
-            measurement_schema.check(data, on_disk=on_disk)
+            measurement_schema.check(data, on_disk=on_disk, across_keys=across_keys)
         except measurement_schema.Invalid as e:
             _fail(path, e.field, e.problem)
         if digest is not None:

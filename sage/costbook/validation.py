@@ -92,13 +92,17 @@ def find_benchmark(key: str, backend: str) -> Benchmark:
 
 
 def measured_now(backend: str, results: dict, profile: Profile, command: str):
-    """Prices measured in this run, as an in-memory MeasurementSet of one backend."""
+    """Prices measured in this run, as an in-memory MeasurementSet of one backend.
+
+    Checked as a file's prices are, but for their plausibility across keys: two sizes a few bits apart
+    (modexp/3072/248 and /252) may swap in a run beside a busy process, which is the noise this run's
+    intervals are about, not a malformed file (the check refused such a run, and its chapter stopped)."""
     return validate({"schema": SCHEMA, "name": f"measured now ({backend})", "kind": "measured",
                      "provenance": {"machine": {}, "libraries": {}, "date": "now",
                                     "command": f"costbook.validation.{command}",
                                     "profile": {"name": profile.name, "samples": profile.samples,
                                                 "min_batch_seconds": profile.min_batch_seconds}},
-                     "results": {backend: results}})
+                     "results": {backend: results}}, across_keys=False)
 
 
 def measure_keys(keys, backend: str, profile: Profile | None = None):
