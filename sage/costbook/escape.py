@@ -8,7 +8,8 @@ characters, never markup.  One function per place:
   for the offline book);
 * ``html_text``: text between HTML tags;
 * ``html_attribute``: the value of an HTML attribute, in double quotes;
-* ``script_json``: JSON text inside a ``<script>`` element.
+* ``script_json``: JSON text inside a ``<script>`` element;
+* ``plot_text``: a label matplotlib draws (a figure's legend).
 
 Both books load MathJax, which reads ``$...$``, ``\\(...\\)`` and ``\\begin{...}`` in any text as
 TeX, and TeX's ``\\href`` makes a link of any URL: text holding a dollar or a backslash is put in a
@@ -63,3 +64,9 @@ def script_json(text: str) -> str:
     U+2028/U+2029, which end a line in older JavaScript.  A JSON text has these characters only
     inside strings, where their \\u escapes read back as the same characters."""
     return _SCRIPT_UNSAFE.sub(lambda m: _SCRIPT_ESCAPES[m[0]], text)
+
+
+def plot_text(text) -> str:
+    """`text` as a label matplotlib draws as its characters: a dollar escaped, since text between two
+    dollars is read as mathtext (an unknown command there stops the drawing, a known one typesets)."""
+    return str(text).replace("$", "\\$")

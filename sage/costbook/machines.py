@@ -22,7 +22,7 @@ from pathlib import Path
 from . import compare, measurements, public, registry
 from .intervals import fmt_interval, unit_of
 from .keys import family_of, sizes as key_sizes
-from .report import Table, cite, geometric_mean
+from .report import FileWords, Table, cite, geometric_mean
 
 #: the kinds of machine, in the order a table shows them
 KINDS = ("reference", "public", "contributed", "seed")
@@ -231,5 +231,6 @@ def machine_table(machines) -> Table:
         else:
             where = "measured with the book's harness (full profile)"
         kind = kinds.get(m.id) or {"reference": "the book's reference machine"}.get(m.kind, "a reader's machine")
-        t.add(short_name(m), m.words, kind, where, str(stated), str(done))
+        # a machine's name and words come from its file (a reader's, for a contributed one): never a citation
+        t.add(FileWords(short_name(m)), FileWords(m.words), kind, where, str(stated), str(done))
     return t

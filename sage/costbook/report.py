@@ -157,23 +157,35 @@ def column_alignments(rows: Sequence[Sequence[str]], ncols: int) -> list[str]:
     return out
 
 
+class FileWords(str):
+    """A table cell of a file's words (a machine's name, what a measurement file says of it): shown as
+    its characters, never read as a citation, in a table whose own cells may cite (``Table.citations``)."""
+
+
+def _no_citation(escaped: str) -> str:
+    """Escaped HTML text with "@" as a character reference, so that no renderer reads "[@key]" or
+    "@key" in it as a citation or a cross-reference (Quarto reads raw HTML text as text: the same)."""
+    return escaped.replace("@", "&#64;")
+
+
 @dataclass
 class Table:
     headers: Sequence[str]
     rows: list = field(default_factory=list)
     caption: str = ""
     #: whether a `[@key]` in a cell is a citation (the book's own words); False for a table of what a
-    #: file says, whose words are shown as they are, never as a citation (an unknown key stops a render)
+    #: file says, whose words are shown as they are, never as a citation (an unknown key stops a render);
+    #: in a table that cites, a cell of a file's words is a ``FileWords``
     citations: bool = True
 
     def add(self, *cells):
         if len(cells) != len(self.headers):
             raise ValueError(f"row has {len(cells)} cells, table has {len(self.headers)} columns")
-        self.rows.append([cell_text(c) for c in cells])
+        self.rows.append([c if isinstance(c, FileWords) else cell_text(c) for c in cells])
         return self
 
     def to_text(self) -> str:
-        rows = [[_citations_as_text(c) if self.citations else c for c in r] for r in self.rows]
+        rows = [[_citations_as_text(c) if self._cites(c) else c for c in r] for r in self.rows]
         cols = list(zip(self.headers, *rows)) if rows else [(h,) for h in self.headers]
         widths = [max(len(str(c)) for c in col) for col in cols]
         line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
@@ -184,13 +196,17 @@ class Table:
 
     def to_html(self) -> str:
         align = [f' style="text-align: {a}"' for a in column_alignments(self.rows, len(self.headers))]
-        head = "".join(f"<th{a}>{html_text(h)}</th>" for h, a in zip(self.headers, align))
-        # a file's words: "@" as a character reference, so that no renderer reads "[@key]" as a citation
-        cite = _citations_as_html if self.citations else (lambda escaped: escaped.replace("@", "&#64;"))
-        body = "".join("<tr>" + "".join(f"<td{a}>{cite(html_text(c))}</td>" for c, a in zip(r, align))
+        # heads and the caption never cite (a machine's name or a file's name may stand there)
+        head = "".join(f"<th{a}>{_no_citation(html_text(h))}</th>" for h, a in zip(self.headers, align))
+        cell = lambda c: (_citations_as_html if self._cites(c) else _no_citation)(html_text(c))
+        body = "".join("<tr>" + "".join(f"<td{a}>{cell(c)}</td>" for c, a in zip(r, align))
                        + "</tr>" for r in self.rows)
-        cap = f"<caption>{html_text(self.caption)}</caption>" if self.caption else ""
+        cap = f"<caption>{_no_citation(html_text(self.caption))}</caption>" if self.caption else ""
         return f'<table class="costbook-table">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+    def _cites(self, cell: str) -> bool:
+        """Whether a "[@key]" in `cell` is a citation: in a table of the book's words, and not a file's."""
+        return self.citations and not isinstance(cell, FileWords)
 
     def _repr_html_(self):
         return self.to_html()
