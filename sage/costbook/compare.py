@@ -12,7 +12,6 @@ chapter formats them.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
@@ -109,8 +108,8 @@ class OperationCost:
     reference_predicted_high_s: float | None = None
     seed_predicted_low_s: float | None = None
     seed_predicted_high_s: float | None = None
-    reference_margin: float | None = None
-    seed_margin: float | None = None
+    reference_margin: uncertainty.Margin | None = None      # the margins those intervals were widened by
+    seed_margin: uncertainty.Margin | None = None
 
     @property
     def dominant(self) -> Share:
@@ -152,11 +151,11 @@ def predict(row: OperationCost, reference: measurements.MeasurementSet) -> Opera
     prediction)."""
     ref = predicted(row.scheme, reference, row.reference_s, row.reference_low_s, row.reference_high_s, row.options)
     out = replace(row, reference_predicted_low_s=ref.low, reference_predicted_high_s=ref.high,
-                  reference_margin=ref.margin.value)
+                  reference_margin=ref.margin)
     if row.seed_kind in (PREDICTED, LEAVE_ONE_OUT) and row.seed_low_s is not None:
         seed = predicted(row.scheme, published_source(row.scheme), row.seed_s, row.seed_low_s, row.seed_high_s,
                          row.options)
-        out = replace(out, seed_predicted_low_s=seed.low, seed_predicted_high_s=seed.high, seed_margin=seed.margin.value)
+        out = replace(out, seed_predicted_low_s=seed.low, seed_predicted_high_s=seed.high, seed_margin=seed.margin)
     return out
 
 
@@ -168,18 +167,14 @@ def operation_costs(reference: measurements.MeasurementSet | None = None) -> lis
 
 
 def interval_words(rows: Sequence[OperationCost]) -> str:
-    """What the intervals of the rows are, said once for a table: the level and the margins."""
-    ref = sorted({r.reference_margin for r in rows if r.reference_margin is not None})
-    seed = sorted({r.seed_margin for r in rows if r.seed_margin is not None})
-    span = lambda qs: (f"±{math.expm1(qs[0]):.1%}" if len(qs) == 1 else
-                       f"±{math.expm1(qs[0]):.1%} to ±{math.expm1(qs[-1]):.1%}")
-    text = (f"{uncertainty.NOMINAL:.0%} prediction intervals: each price interval widened by the model's error, "
-            f"on the reference machine as a validated step's interval is made ({span(ref)} where the prices do not "
-            f"spread, wider as they do, about the model's steady offset; from the validation checks of the other "
-            f"schemes and of other sizes)")
+    """What the intervals of the rows are, said once for a table: ``uncertainty.margin_words`` of the
+    rows' margins on the reference machine, then of those on the seeds' machines."""
+    ref = [r.reference_margin for r in rows if r.reference_margin is not None]
+    seed = [r.seed_margin for r in rows if r.seed_margin is not None]
+    text = f"On the reference machine, {uncertainty.margin_words(ref)}."
     if seed:
-        text += f", {span(seed)} on the seeds' machines (the other schemes' predictions of published figures)"
-    return text + "."
+        text += f" On the seeds' machines, {uncertainty.margin_words(seed)}."
+    return text
 
 
 def seed_prices_without_spread() -> dict:

@@ -505,16 +505,32 @@ def margin_export(m: Margin):
     return {"q": m.value, "centre": m.centre, "spread_floor": m.spread_floor}
 
 
-def margin_words(m: Margin, level: float = NOMINAL) -> str:
-    """The one sentence a table of estimates says of its intervals."""
+def margin_words(margins: Margin | Sequence[Margin], level: float = NOMINAL) -> str:
+    """The one sentence a table of estimates says of its intervals: of its one margin, or of the margins of
+    a table whose rows each have their own (of one kind: each row's scheme and size left out), as ranges.
+    Every table's sentence comes from here: the CLI's and the chapters' (``prediction.words``) and the
+    closing chapter's (``compare.interval_words``)."""
+    ms = [margins] if isinstance(margins, Margin) else list(dict.fromkeys(margins))
+    if not ms:
+        raise ValueError("margin_words needs at least one margin")
+    kinds = {(m.group == "none", m.spread_floor is None) for m in ms}
+    if len(kinds) > 1:
+        raise ValueError(f"margin_words says one kind of margin at a time, not {len(kinds)}")
+    m = ms[0]
+    many = len(ms) > 1
+    span = lambda values, fmt: (fmt.format(min(values)) if fmt.format(min(values)) == fmt.format(max(values))
+                                else f"{fmt.format(min(values))} to {fmt.format(max(values))}")
+    evidence = span([x.evidence for x in ms], "{}")
     if m.group == "none":
         return (f"{level:.0%} prediction intervals: no committed evidence gives a model-error margin yet, so each is "
                 f"the prices' spread alone")
     if m.spread_floor is not None:
+        left_out = "each row's own scheme at its size" if many else m.left_out
         return (f"{level:.0%} prediction intervals, made as a validated step's: from the estimate at its prices' low "
-                f"bounds, {math.expm1(m.centre):+.1%} (the model's steady offset) ±{m.percent:.1%} where the prices do "
-                f"not spread, wider as they do; the margin of {m.evidence} validation checks on this machine, leaving "
-                f"out {m.left_out}")
-    return (f"{level:.0%} prediction intervals: the prices' spread widened by the model's error, ×e^±{m.value:.3f} "
-            f"(±{m.percent:.1%}), the margin of {m.evidence} predictions of figures published on other machines, "
-            f"leaving out {m.left_out}")
+                f"bounds, {span([math.expm1(x.centre) for x in ms], '{:+.1%}')} (the model's steady offset) "
+                f"{span([x.percent for x in ms], '±{:.1%}')} where the prices do not spread, wider as they do; the "
+                f"margin of {evidence} validation checks on this machine, leaving out {left_out}")
+    left_out = "each row's own scheme" if many else m.left_out
+    return (f"{level:.0%} prediction intervals: the prices' spread widened by the model's error, "
+            f"{span([x.value for x in ms], '×e^±{:.3f}')} ({span([x.percent for x in ms], '±{:.1%}')}), the margin of "
+            f"{evidence} predictions of figures published on other machines, leaving out {left_out}")
