@@ -146,9 +146,12 @@ chapter: setup
 # with the full profile, so that their timings have the machine to themselves.  Each phase ends with
 # its 15 slowest tests (--durations), where make test's time goes.  Ctrl-C or SIGTERM ends the
 # workers and their kernels too (costbook.book.pytest_interrupt, which pyproject.toml loads).
+# the second phase collects only the files that hold validation tests (collecting every test module
+# imports them all: seconds of the phase's time); tests/test_architecture.py checks the list
+VALIDATION_TESTS := tests/test_validation_bounds.py
 test: setup
 	COSTBOOK_VALIDATION_PROFILE=check $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not validation" tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider --durations=15
-	$(PY) -m pytest -m validation tests -p no:cacheprovider --durations=15
+	$(PY) -m pytest -m validation $(VALIDATION_TESTS) -p no:cacheprovider --durations=15
 
 # How long make book (fresh, then again with nothing changed) and both phases of make test take on
 # this machine: python -m costbook.book.bench (it removes build/measurements, build/cache,

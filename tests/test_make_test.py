@@ -1,0 +1,41 @@
+"""make test's second phase (the validation gate, alone on the machine) collects only the files the
+Makefile lists in VALIDATION_TESTS: a validation test in any other file would run in neither phase
+(the first deselects the marker).  Checked from the sources, with ``ast``."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def listed(makefile: str) -> set:
+    m = re.search(r"^VALIDATION_TESTS\s*:=\s*(.+)$", makefile, re.M)
+    assert m, "the Makefile sets no VALIDATION_TESTS"
+    return set(m.group(1).split())
+
+
+def marked(folder: Path, root: Path = ROOT) -> set:
+    """The test files under `folder` that use the ``validation`` marker (pytest.mark.validation)."""
+    out = set()
+    for path in sorted(folder.glob("test_*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        if any(isinstance(n, ast.Attribute) and n.attr == "validation" and isinstance(n.value, ast.Attribute)
+               and n.value.attr == "mark" for n in ast.walk(tree)):
+            out.add(path.relative_to(root).as_posix())
+    return out
+
+
+def test_the_second_phase_collects_every_validation_test():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "-m validation $(VALIDATION_TESTS)" in makefile
+    assert listed(makefile) == marked(ROOT / "tests")
+
+
+def test_a_validation_test_elsewhere_is_found(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_new.py").write_text("import pytest\npytestmark = pytest.mark.validation\n")
+    (tmp_path / "tests" / "test_other.py").write_text("import pytest\n@pytest.mark.slow\ndef test_x(): pass\n")
+    assert marked(tmp_path / "tests", tmp_path) == {"tests/test_new.py"}
+    assert listed("VALIDATION_TESTS := tests/test_validation_bounds.py\n") != marked(tmp_path / "tests", tmp_path)
