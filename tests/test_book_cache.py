@@ -201,28 +201,45 @@ def test_make_passes_jobs_fresh_and_profile_without_a_shell(tmp_path):
 
 MEASURE_STAND_IN = """
 import pathlib, sys, time
-time.sleep(float(sys.argv[2]))
-if sys.argv[3] != "0":
-    sys.exit(int(sys.argv[3]))
-tmp = pathlib.Path(sys.argv[1] + ".part")
+import psutil
+meas, chapters, kernels, code = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+
+def started():
+    n = 0
+    for p in psutil.process_iter():
+        try:
+            n += p.cwd() == chapters          # a chapter's kernel runs in its chapter's folder
+        except psutil.Error:
+            pass
+    return n
+
+deadline = time.monotonic() + 120
+while started() < kernels:
+    if time.monotonic() > deadline:
+        sys.exit(f"stand-in: fewer than {kernels} kernels started while measuring")
+    time.sleep(0.05)
+if code:
+    sys.exit(code)
+tmp = pathlib.Path(meas + ".part")
 tmp.write_text("measured just now")
-tmp.replace(sys.argv[1])
+tmp.replace(meas)
 """
 
 
-def run_with_measurement(root: Path, measurements: Path, seconds: float, exit_code: int) -> subprocess.CompletedProcess:
+def run_with_measurement(root: Path, measurements: Path, kernels: int, exit_code: int) -> subprocess.CompletedProcess:
     """The runner in a process of its own, measuring first with a stand-in for `costbook measure`
-    that waits `seconds`, then writes `measurements` (or exits with `exit_code`)."""
+    that waits until `kernels` chapter kernels have started beside it (observed, not assumed after
+    a fixed sleep), then writes `measurements` (or exits with `exit_code`)."""
     script = (
         "import sys\n"
         "from pathlib import Path\n"
         "from costbook.book.execute import Job, run_chapters\n"
         "root, meas = Path(sys.argv[1]), Path(sys.argv[2])\n"
         "jobs = [Job(root / 'chapters' / n, Path('chapters') / n, root / 'out' / n) for n in ('01-one.ipynb', '02-two.ipynb')]\n"
-        "measure = [sys.executable, '-c', sys.argv[3], str(meas), sys.argv[4], sys.argv[5]]\n"
+        "measure = [sys.executable, '-c', sys.argv[3], str(meas), str(root / 'chapters'), sys.argv[4], sys.argv[5]]\n"
         "sys.exit(run_chapters(root, jobs, meas, [], 2, None, False, 'execute', measure))\n")
     return subprocess.run([sys.executable, "-c", script, str(root), str(measurements), MEASURE_STAND_IN,
-                           str(seconds), str(exit_code)], capture_output=True, text=True, timeout=900)
+                           str(kernels), str(exit_code)], capture_output=True, text=True, timeout=900)
 
 
 READS_THE_MEASUREMENT = ("import os\nfrom costbook import report\n"
@@ -234,7 +251,7 @@ def test_the_chapters_kernels_start_while_measuring_and_run_after_it(tmp_path):
     for name in ("01-one.ipynb", "02-two.ipynb"):
         notebook(root / "chapters" / name, READS_THE_MEASUREMENT)
     meas = tmp_path / "this-machine.json"                   # none yet: a chapter run early would fail
-    r = run_with_measurement(root, meas, 3, 0)
+    r = run_with_measurement(root, meas, 1, 0)         # measured once the first kernel has started
     assert r.returncode == 0, r.stdout + r.stderr
     assert "measuring this machine first" in r.stdout
     # the first chapter's kernel starts at once, beside the measurement
@@ -253,7 +270,8 @@ def test_a_failed_measurement_runs_no_chapter_and_ends_the_waiting_kernels(tmp_p
     for name in ("01-one.ipynb", "02-two.ipynb"):
         notebook(root / "chapters" / name, READS_THE_MEASUREMENT)
     meas = tmp_path / "this-machine.json"
-    r = run_with_measurement(root, meas, 8, 3)
+    # fails once the second kernel has started: the first is then warmed and waiting, the second warming
+    r = run_with_measurement(root, meas, 2, 3)
     assert r.returncode == 3, r.stdout + r.stderr
     assert "execute: error: the measurement failed (exit code 3), so no chapter ran" in r.stderr
     assert not (root / "out").exists() and not meas.exists()

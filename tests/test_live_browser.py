@@ -16,6 +16,7 @@ parameter the plot offers moves some line; no two lines of a plot share a colour
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -67,13 +68,16 @@ class Page:
         return got["result"].get("value")
 
     def wait_for(self, expression: str, timeout: float = 20.0):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            value = self.js(expression)
-            if value:
-                return value
-            time.sleep(0.1)
-        raise AssertionError(f"timed out waiting for {expression}")
+        """The expression's value once it is truthy, polled in the page every 10 ms (an error in it
+        fails the test at once, as from js()); an AssertionError after `timeout` seconds."""
+        value = self.js(f"""new Promise(resolve => {{
+            const end = performance.now() + {1000 * timeout};
+            const poll = () => {{ const v = ({expression});
+                                  if (v || performance.now() > end) resolve(v); else setTimeout(poll, 10); }};
+            poll(); }})""")
+        if not value:
+            raise AssertionError(f"timed out waiting for {expression}")
+        return value
 
 
 #: markup in this machine's file, which the page embeds and names: each would set window.hostile
@@ -119,9 +123,10 @@ def chapter_page(book_pages):
     return next(p for p in book_pages if p.name == chapter)
 
 
-@pytest.fixture()
-def browser(tmp_path):
-    profile = tempfile.mkdtemp(prefix="chromium-", dir=tmp_path)
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory):
+    """One headless Chromium for the module: its DevTools port (each test opens a tab of its own)."""
+    profile = tempfile.mkdtemp(prefix="chromium-", dir=tmp_path_factory.mktemp("chromium"))
     proc = subprocess.Popen([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                              "--no-first-run", "--disable-component-update", "--disable-sync",
                              f"--user-data-dir={profile}", "--remote-debugging-port=0", "--window-size=1280,2000",
@@ -136,16 +141,26 @@ def browser(tmp_path):
             if not line and proc.poll() is not None:
                 break
         assert port, "chromium did not start its DevTools endpoint"
-        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json", timeout=10))
-        page = Page(next(t["webSocketDebuggerUrl"] for t in targets if t["type"] == "page"))
-        yield page
-        page.ws.close()
+        yield port
     finally:
         proc.terminate()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture()
+def browser(chromium):
+    """A new tab of the module's Chromium, closed after the test: its events and its page are its own."""
+    request = urllib.request.Request(f"http://127.0.0.1:{chromium}/json/new?about:blank", method="PUT")
+    target = json.load(urllib.request.urlopen(request, timeout=10))
+    page = Page(target["webSocketDebuggerUrl"])
+    try:
+        yield page
+    finally:
+        page.ws.close()
+        urllib.request.urlopen(f"http://127.0.0.1:{chromium}/json/close/{target['id']}", timeout=10).read()
 
 
 def read_steps(page: Page) -> list:
@@ -293,9 +308,10 @@ def test_the_page_refuses_a_hostile_file_as_costbook_check_does(chapter_page, br
 LIVE_CHAPTERS = [Path(schemes.manifest(n).CHAPTER).stem for n in schemes.REGISTRY] + ["06-comparison"]
 
 
+@functools.lru_cache(maxsize=None)
 def chapter_text(html_path: Path) -> str:
     """The words of a chapter page outside its live estimate (text, tables, captions), whitespace
-    collapsed."""
+    collapsed (read once per page: the comparison chapter's test reads every scheme's page again)."""
     from bs4 import BeautifulSoup
     soup = BeautifulSoup(html_path.read_text(encoding="utf-8"), "html.parser")
     for node in soup.select("div.costbook-live, script, style"):

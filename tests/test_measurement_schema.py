@@ -3,7 +3,7 @@ measurement file give the same verdict and the same one-line message for every f
 
 Both interpret sage/costbook/measurement.schema.json (Python: costbook/measurement_schema.py; the
 page: pricing.js, with the document from the export, costbook/live.py).  The page's side runs under
-node (tests/js/check_files.js), many files in one process: a corpus of malformed files
+node (tests/js/check_files.js), many files in one process (one for the whole module): a corpus of malformed files
 (tests/fixtures/measurements/malformed, the expected words of each message in
 malformed.expected.json), files the page cannot read (a symbolic link loop, a directory, one too
 large), the committed measurement files, and Hypothesis' random JSON, mutated files, random text and
@@ -17,6 +17,7 @@ import copy
 import io
 import json
 import os
+import select
 import shutil
 import subprocess
 from pathlib import Path
@@ -33,17 +34,55 @@ NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (apt-get install nodejs)")
 
 
-def page(cases: list, tmp: Path) -> list:
+class PageChecker:
+    """The page's checker under node, started once for the module (--serve): one JSON line per batch
+    of cases in, one JSON line of outcomes out.  Starting node for each Hypothesis example took most of
+    this module's time; the checker keeps no state between batches (each brings its rules)."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([NODE, str(ROOT / "tests/js/check_files.js"), "--serve"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+
+    def __call__(self, cases: list) -> list:
+        self.proc.stdin.write(json.dumps({"rules": live.schema_rules(), "cases": cases}, allow_nan=False) + "\n")
+        self.proc.stdin.flush()
+        ready, _, _ = select.select([self.proc.stdout], [], [], 300)
+        line = self.proc.stdout.readline() if ready else ""
+        if not line:
+            self.close()
+            pytest.fail(f"the page's checker gave no answer (exit {self.proc.returncode}): {self.proc.stderr.read()}")
+        return json.loads(line)
+
+    def close(self):
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+_checker = None
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _the_page_checker_ends_with_the_module():
+    yield
+    global _checker
+    if _checker is not None:
+        _checker.close()
+        _checker = None
+
+
+def page(cases: list) -> list:
     """The page checker's outcome for each case ({name, path} | {name, base64} | {name, text}):
     "OK <kind> <name> <backends> <entries>", or its message.  One node process for all."""
-    rules, todo = tmp / "rules.json", tmp / "cases.json"
-    rules.write_text(json.dumps(live.schema_rules(), allow_nan=False))
-    todo.write_text(json.dumps(cases))
-    run = subprocess.run([NODE, str(ROOT / "tests/js/check_files.js"), str(rules), str(todo)],
-                         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
+    global _checker
+    if _checker is None:
+        _checker = PageChecker()
     out = []
-    for case, got in zip(cases, json.loads(run.stdout), strict=True):
+    for case, got in zip(cases, _checker(cases), strict=True):
         assert "crash" not in got, f"{case['name']}: the page's checker threw {got['crash']}"
         ok = got.get("ok")
         out.append(f"OK {ok['kind']} {ok['name']!r} {ok['backends']} {ok['entries']}" if ok else got["error"])
@@ -92,10 +131,10 @@ def test_the_corpus_is_described():
     assert sorted(EXPECTED) == [p.name for p in CORPUS_FILES]
 
 
-def test_corpus_same_verdict_and_message(tmp_path):
+def test_corpus_same_verdict_and_message():
     """Each malformed file: `costbook check` exits 2 with one line, the page refuses it with that line
     word for word, and the line is the expected one; each ok-* file is accepted by both alike."""
-    said = page([{"name": str(p), "path": str(p)} for p in CORPUS_FILES], tmp_path)
+    said = page([{"name": str(p), "path": str(p)} for p in CORPUS_FILES])
     for path, by_page in zip(CORPUS_FILES, said):
         rc, by_cli = check_cli(path)
         if path.name.startswith("ok-"):
@@ -115,9 +154,7 @@ def test_files_the_page_cannot_read(tmp_path):
         f.truncate(measurements.MAX_INPUT_BYTES + 1)
     names = ["loop.json", "absent.json", "folder.json", "huge.json"]
     paths = [str(tmp_path / n) for n in names]
-    work = tmp_path / "work"
-    work.mkdir()
-    said = page([{"name": p, "path": p} for p in paths], work)
+    said = page([{"name": p, "path": p} for p in paths])
     for p, by_page in zip(paths, said):
         rc, by_cli = check_cli(p)
         assert rc == 2 and by_page == by_cli, (p, by_cli, by_page)
@@ -125,9 +162,9 @@ def test_files_the_page_cannot_read(tmp_path):
     assert "is a directory" in said[2] and "larger than any measurement file" in said[3]
 
 
-def test_committed_files_are_accepted_by_both(tmp_path):
+def test_committed_files_are_accepted_by_both():
     paths = sorted((ROOT / "measurements").glob("*/*.json"))
-    said = page([{"name": str(p), "path": str(p)} for p in paths], tmp_path)
+    said = page([{"name": str(p), "path": str(p)} for p in paths])
     for p, by_page in zip(paths, said):
         assert by_page == described(measurements.load(p)), p
 
@@ -229,9 +266,9 @@ JSONISH = st.text(alphabet=st.sampled_from(list('{}[]":,0123456789-+.eE \n\t\\u/
                   max_size=40)
 
 
-def same(cases, tmp_path):
+def same(cases):
     """Both checkers on every case: the same outcome, word for word."""
-    by_page = page(cases, tmp_path)
+    by_page = page(cases)
     for case, got in zip(cases, by_page):
         if "text" in case:
             expected = python_text(case["text"], case["name"])
@@ -242,20 +279,20 @@ def same(cases, tmp_path):
 
 @FUZZ
 @given(docs=st.lists(st.tuples(json_values, st.booleans()), min_size=1, max_size=40))
-def test_random_json_same_verdict(tmp_path_factory, docs):
-    same([{"name": f"r{i}.json", "text": as_text(d, a)} for i, (d, a) in enumerate(docs)], tmp_path_factory.mktemp("j"))
+def test_random_json_same_verdict(docs):
+    same([{"name": f"r{i}.json", "text": as_text(d, a)} for i, (d, a) in enumerate(docs)])
 
 
 @FUZZ
 @given(docs=st.lists(st.tuples(mutated(), st.booleans()), min_size=1, max_size=40))
-def test_mutated_files_same_verdict(tmp_path_factory, docs):
-    same([{"name": f"m{i}.json", "text": as_text(d, a)} for i, (d, a) in enumerate(docs)], tmp_path_factory.mktemp("m"))
+def test_mutated_files_same_verdict(docs):
+    same([{"name": f"m{i}.json", "text": as_text(d, a)} for i, (d, a) in enumerate(docs)])
 
 
 @FUZZ
 @given(texts_=st.lists(st.one_of(JSONISH, st.text(max_size=40)), min_size=1, max_size=60))
-def test_random_strings_same_verdict(tmp_path_factory, texts_):
-    same([{"name": f"s{i}.json", "text": t} for i, t in enumerate(texts_)], tmp_path_factory.mktemp("s"))
+def test_random_strings_same_verdict(texts_):
+    same([{"name": f"s{i}.json", "text": t} for i, t in enumerate(texts_)])
 
 
 @st.composite
@@ -281,10 +318,10 @@ def damaged_bytes(draw):
 @given(blobs=st.lists(damaged_bytes(), min_size=1, max_size=40))
 def test_random_bytes_same_verdict(tmp_path_factory, blobs):
     tmp = tmp_path_factory.mktemp("b")
-    same([{"name": str(tmp / f"b{i}.json"), "base64": base64.b64encode(b).decode()} for i, b in enumerate(blobs)], tmp)
+    same([{"name": str(tmp / f"b{i}.json"), "base64": base64.b64encode(b).decode()} for i, b in enumerate(blobs)])
 
 
-def test_float_words_agree_with_python(tmp_path):
+def test_float_words_agree_with_python():
     """The page prints a float from a file as Python's repr does, and a price as format(x, '.4g') does,
     ties rounded half to even on the exact binary value (12345 -> 1.234e+04)."""
     xs = [0.1, 1e16, 1e-5, 1.5e-7, 123456789012345.0, 12345.0, 1.0625, 2.5, 9.9995e-5, 5e-324, 1.7976931348623157e308,
@@ -292,7 +329,7 @@ def test_float_words_agree_with_python(tmp_path):
     doc = {"schema": "costbook-measurements/1", "name": "n", "kind": "measured", "provenance": {},
            "results": {}}
     cases = [{"name": "f.json", "text": json.dumps({**doc, "name": x})} for x in xs]
-    same(cases, tmp_path)
+    same(cases)
     script = ("const P = require(process.argv[1]); const xs = JSON.parse(process.argv[2]);"
               "console.log(JSON.stringify(xs.map((x) => P.pyG(x, 4))));")
     run = subprocess.run([NODE, "-e", script, str(ROOT / "sage/costbook/book/assets/live/pricing.js"),
