@@ -23,6 +23,7 @@ the link, not its target: give the target's path); two runs writing one file at 
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 import json
 import math
@@ -472,8 +473,23 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parser() -> argparse.ArgumentParser:
+    """The command line's parser, built once for what the registry finds (it names the schemes and
+    the folders left out; argparse spends milliseconds building it, which a caller running many
+    commands in one process, as the tests do, pays at every command)."""
+    return _parser(tuple(sorted(registry.REGISTRY)), tuple(registry.in_book_order()),
+                   tuple(registry.refused().items()))
+
+
+def _by_name(command: str):
+    """The command function `command` of this module as it is when the command runs, not when the
+    (cached) parser was built."""
+    return lambda args: globals()[command](args)
+
+
+@functools.lru_cache(maxsize=8)
+def _parser(schemes: tuple, book_order: tuple, refused_folders: tuple) -> argparse.ArgumentParser:
     # a scheme folder that cannot be read is named in the help, each with its problem on one line
-    refused = "\n".join(f"  {clean(problem)}" for problem in registry.refused().values())
+    refused = "\n".join(f"  {clean(problem)}" for _, problem in refused_folders)
     p = _Parser(prog="costbook", description=__doc__.split("\n\n")[0],
                 formatter_class=argparse.RawDescriptionHelpFormatter,
                 epilog=f"scheme folders left out:\n{refused}" if refused else None)
@@ -490,7 +506,7 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--repeat", type=int, default=1, metavar="N",
                    help="run the whole selection N times back to back and record each key's spread between runs")
     m.add_argument("--no-progress", action="store_true")
-    m.set_defaults(func=cmd_measure)
+    m.set_defaults(func=_by_name("cmd_measure"))
 
     d = sub.add_parser("measure-dalek", help="time curve25519-dalek 2.0.0, the punch-card seed's library "
                                              "(builds bench/curve25519-dalek; needs cargo)")
@@ -498,7 +514,7 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("--out", help="output file (default: the committed "
                                  "measurements/seed-libraries/curve25519-dalek-2.0.0.json); not a directory or "
                                  "a symbolic link")
-    d.set_defaults(func=cmd_measure_dalek)
+    d.set_defaults(func=_by_name("cmd_measure_dalek"))
 
     # allow_abbrev=False: scheme options such as --m (mix-servers) must not be taken for --model
     e = sub.add_parser("estimate", help="price a scheme or a count vector", allow_abbrev=False,
@@ -508,7 +524,7 @@ def parser() -> argparse.ArgumentParser:
                                    "(<name>_low_s, ...) are that interval, price_low_s/price_high_s the prices' "
                                    "spread alone, and 'prediction' lists every priced step with both.  A --counts "
                                    "estimate shows the prices' spread alone (no scheme, no model to be wrong).")
-    e.add_argument("scheme", nargs="?", help=f"one of: {', '.join(sorted(registry.REGISTRY)) or '(none yet)'}")
+    e.add_argument("scheme", nargs="?", help=f"one of: {', '.join(schemes) or '(none yet)'}")
     e.add_argument("--counts", help="JSON object key -> count (finite, 0 to 1e15, fractions allowed), "
                                     "or @file.json")
     e.add_argument("--source", help="reference | local | book | published | published/NAME | public/NAME | "
@@ -517,7 +533,7 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--params", help="named parameter set of the scheme")
     e.add_argument("--model", help="which cost model of the scheme")
     e.add_argument("--json", action="store_true", help="machine-readable output")
-    e.set_defaults(func=cmd_estimate)
+    e.set_defaults(func=_by_name("cmd_estimate"))
 
     v = sub.add_parser("validate", help="run a scheme and compare measured with predicted step times",
                        allow_abbrev=False)
@@ -527,21 +543,21 @@ def parser() -> argparse.ArgumentParser:
                                        f"each step's median process (odd, 1 to {validation.MAX_PROCESSES}; default "
                                        f"{validation.PROCESSES}; 1: in this process)")
     v.add_argument("--json", action="store_true")
-    v.set_defaults(func=cmd_validate)
+    v.set_defaults(func=_by_name("cmd_validate"))
 
     c = sub.add_parser("check", help="schema-check measurement files")
     c.add_argument("files", nargs="+", type=Path)
-    c.set_defaults(func=cmd_check)
+    c.set_defaults(func=_by_name("cmd_check"))
 
     s = sub.add_parser("sources", help="list known measurement files")
-    s.set_defaults(func=cmd_sources)
+    s.set_defaults(func=_by_name("cmd_sources"))
 
     from .ledger import STATUSES as LEDGER_STATUSES
     g = sub.add_parser("ledger", help="the reproduction ledger: every seed figure and the book's value")
     g.add_argument("--json", action="store_true", help='{"summary": ..., "rows": [...]}')
-    g.add_argument("--scheme", help=f"one of: {', '.join(registry.in_book_order()) or '(none yet)'}")
+    g.add_argument("--scheme", help=f"one of: {', '.join(book_order) or '(none yet)'}")
     g.add_argument("--status", choices=list(LEDGER_STATUSES))
-    g.set_defaults(func=cmd_ledger)
+    g.set_defaults(func=_by_name("cmd_ledger"))
 
     from . import zkalc_commands            # import zkalc / export zkalc: their own module
     zkalc_commands.register(sub, out_path)

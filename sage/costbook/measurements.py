@@ -120,10 +120,14 @@ class MeasurementSet:
         an unmeasured price from measured ones gives that price's bounds too."""
         if which not in ("low", "high"):
             raise ValueError(f"bound must be 'low' or 'high', got {which!r}")
-        pick = 0 if which == "low" else 1
-        results = {b: {k: {"median": self.bounds(b, k)[pick], "unit": "s"} for k in entries}
-                   for b, entries in self.results.items()}
-        return MeasurementSet(self.name, self.kind, self.provenance, results, self.path)
+        # made once per set and bound: an estimate's interval asks for both, for every estimate
+        made = self.__dict__.setdefault("_at_bound", {})
+        if which not in made:
+            pick = 0 if which == "low" else 1
+            results = {b: {k: {"median": self.bounds(b, k)[pick], "unit": "s"} for k in entries}
+                       for b, entries in self.results.items()}
+            made[which] = MeasurementSet(self.name, self.kind, self.provenance, results, self.path)
+        return made[which]
 
     def keys(self, backend: str | None = None) -> list:
         if backend is not None:

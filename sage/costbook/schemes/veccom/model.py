@@ -11,6 +11,8 @@ the chapter check against the counts tallied by running the code.  Prices:
 """
 from __future__ import annotations
 
+import functools
+
 import random
 from typing import NamedTuple
 
@@ -116,6 +118,7 @@ def pointproofs_counts(n: int, msm: bool = False, value_bytes: int = VALUE_BYTES
     }
 
 
+@functools.lru_cache(maxsize=None)        # a pass over all n positions, asked by every estimate at n
 def mean_update_height(n: int, c: int | None = None) -> float:
     """The height floor(log2(p XOR c)) at which a proof of p changes when c changes, averaged over
     all p != c (c defaults to n // 2): h = D - 1 for half of the positions, D - 2 for a quarter, ..."""
