@@ -14,9 +14,10 @@ sizes, never from the run it judges.  The gate holds the intervals to their prom
   anything by being wide);
 * no step lies beyond twice its interval's half-width from its prediction.  A run with such a step is
   validated again as `costbook validate` does, in three fresh processes one after another
-  (``validation.validate_in_processes``), and fails when the median process still puts it there: a
-  missing cost term misses in every process, while a process's own excess (its memory layout, most
-  likely) does not come back in the next fresh one.
+  (``validation.validate_in_processes``); where the median process still puts it there, two more
+  processes run, and it fails when the median of the five does: a missing cost term misses in every
+  process, while a process's own excess (its memory layout, most likely) or a disturbance of the
+  machine does not come back in most of the next fresh ones.
 
 The runs are small (one parameter set or size per scheme) so that `make test` stays within its time
 budget.  A test below shows that the check does catch a step whose counts leave out half its work.
@@ -106,6 +107,13 @@ def _model(scheme):
     return schemes.get(scheme)
 
 
+#: the fresh processes added when the median of three still puts a step beyond twice its half-width.
+#: A missing cost term misses in every process; on the 2-core AMD EPYC a quiet fresh clone's gate once
+#: had Pointproofs' prove at +42.3%, +26.3% and -3.5% in three processes in a row (its first run inside
+#: its interval), a disturbance of the machine in two consecutive processes that the median of five
+#: needs in three
+DECIDING_PROCESSES = 2
+
 #: each case's judged result (the first run's, or the median of three fresh processes where the first
 #: put a step beyond twice its half-width), for the coverage across the gate
 JUDGED: dict = {}
@@ -122,16 +130,21 @@ def _judged_case(scheme: str, options: dict) -> dict:
     beyond = _beyond(first)
     if not beyond:
         return first
-    again = validation.validate_in_processes(scheme, options, validation.PROCESSES)
-    assert again["processes"] == validation.PROCESSES
+    results = validation.validations_in_processes(scheme, options, validation.PROCESSES)
+    again = validation.median_of_processes(results)
+    if _beyond(again):
+        # still beyond in the median of three: two more fresh processes, and the median of five decides
+        results += validation.validations_in_processes(scheme, options, DECIDING_PROCESSES)
+        again = validation.median_of_processes(results)
+    assert again["processes"] in (validation.PROCESSES, validation.PROCESSES + DECIDING_PROCESSES)
     failed = _beyond(again)
-    assert not failed, "beyond twice the half-width in the median of three fresh processes: " + "; ".join(
+    assert not failed, f"beyond twice the half-width in the median of {again['processes']} fresh processes: " + "; ".join(
         f"{dict(where)}: {err:+.1%} (interval {lo:+.1%} to {hi:+.1%}; the processes "
         f"{', '.join(f'{e:+.1%}' for e in _process_errors(again, dict(where)))}; the first run "
         + (f"{dict(beyond)[where][0]:+.1%})" if where in dict(beyond) else "within it)")
         for where, (err, lo, hi) in failed)
     warnings.warn(f"{scheme} {options}: beyond twice the half-width in the first run, within it as the median "
-                  f"of three fresh processes: " + "; ".join(
+                  f"of {again['processes']} fresh processes: " + "; ".join(
                       f"{where['step']} {err:+.1%} (interval {lo:+.1%} to {hi:+.1%}; then "
                       f"{', '.join(f'{e:+.1%}' for e in _process_errors(again, where))})"
                       for where, (err, lo, hi) in ((dict(w), v) for w, v in beyond)), stacklevel=1)

@@ -390,15 +390,21 @@ def validate_in_processes(scheme: str, options: Mapping | None = None, processes
     process land together (the Merkle steps at n = 16: +8.8%, then +8.7%), so repeating a validation
     in the same process repeats its error.  A missing cost term misses in every process; a process's
     excess does not come back in the next fresh one.  `processes` must be odd, from 1 to MAX_PROCESSES."""
+    checked_processes(processes)
+    return median_of_processes(validations_in_processes(scheme, options, processes))
+
+
+def validations_in_processes(scheme: str, options: Mapping | None, processes: int) -> list:
+    """The results of `scheme`'s validate(**options) in `processes` fresh interpreters, one after
+    another (``validate_in_processes`` takes their median; a caller may add more before it does)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
-    checked_processes(processes)
     scheme_paths = [str(p) for p in registry.folders()]       # a test's toy schemes too
     results = []
     for _ in range(processes):                  # one at a time: each has the machine as a single run
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
             results.append(pool.submit(_validate_here, scheme, dict(options or {}), scheme_paths).result())
-    return median_of_processes(results)
+    return results
 
 
 def checked_processes(processes, name: str = "processes") -> int:
