@@ -96,20 +96,25 @@ def toy_scheme(tmp_path, monkeypatch):
 # take minutes go first, the longest first, so that neither worker is left with one of them at the
 # end while the other is idle.  Within a file the order is unchanged (nbval runs a chapter's cells in
 # order).  The seconds are only an order: the files' nbval or test times in make test's first phase on
-# the 2-core AMD EPYC, where the chapters' validations time with validation.CHECK_PROFILE.
+# the 2-core AMD EPYC (a quiet run of 2026-11-27), where the chapters' validations time with
+# validation.CHECK_PROFILE.
 
 SLOW_FIRST = {
-    "tests/test_live_pricing.py": 89,
-    "chapters/05-traceable-mixnets.ipynb": 33,
-    "tests/test_book_cache.py": 24,
-    "tests/test_tamper_properties.py": 18,
-    "tests/test_mixnet_light_ops.py": 16,
-    "chapters/02-punch-cards.ipynb": 15,
-    "chapters/04-verifiable-encryption.ipynb": 14,
+    "tests/test_live_pricing.py": 45,
+    "tests/test_tamper_properties.py": 29,
+    "chapters/05-traceable-mixnets.ipynb": 28,
+    "tests/test_book_cache.py": 26,
+    "tests/test_interrupt.py": 19,
+    "tests/test_book_pdf.py": 19,          # the offline book and its PDF, made once
+    "chapters/02-punch-cards.ipynb": 17,
+    "chapters/04-verifiable-encryption.ipynb": 16,
+    "tests/test_live_browser.py": 14,
+    "tests/test_mixnet_protocol.py": 14,
     "chapters/03-vector-commitments.ipynb": 12,
-    "chapters/06-comparison.ipynb": 12,
+    "tests/test_cli_bad_inputs.py": 12,
     "tests/test_cs03.py": 12,
-    "tests/test_book_pdf.py": 12,          # the offline book and its PDF, made once (estimated, not timed in make test)
+    "tests/test_mixnet_light_ops.py": 11,
+    "chapters/06-comparison.ipynb": 11,
 }
 
 
