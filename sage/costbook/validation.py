@@ -130,15 +130,20 @@ class StepCheck:
     predicted_low: float | None = None     # the prediction at the low and high bound of its prices;
     predicted_high: float | None = None    # None: the prediction's point value
     interpreter: Timing | None = None      # the step replayed without its priced operations, if measured
+    cold_start: Timing | None = None       # what a step's first operations cost over warm ones, if measured
 
     @classmethod
-    def of(cls, step: str, estimate, measured: Timing, interpreter: Timing | None = None) -> "StepCheck":
+    def of(cls, step: str, estimate, measured: Timing, interpreter: Timing | None = None,
+           cold_start: Timing | None = None) -> "StepCheck":
         """A check of `measured` against an Estimate, with the Estimate's interval; plus, when given,
-        the step's interpreter work (its replay's median, its quartiles added to the interval's ends)."""
-        if interpreter is None:
+        the step's interpreter work and its cold start (``validate_clocked_together``), each a
+        measured term: its median added to the prediction, its quartiles to the interval's ends."""
+        terms = [t for t in (interpreter, cold_start) if t is not None]
+        if not terms:
             return cls(step, estimate.total, measured, estimate.low, estimate.high)
-        return cls(step, estimate.total + interpreter.median, measured, estimate.low + interpreter.q1,
-                   estimate.high + interpreter.q3, interpreter)
+        return cls(step, estimate.total + sum(t.median for t in terms), measured,
+                   estimate.low + sum(t.q1 for t in terms), estimate.high + sum(t.q3 for t in terms),
+                   interpreter, cold_start)
 
     @property
     def interpreter_share(self) -> float | None:
@@ -170,7 +175,8 @@ class StepCheck:
                 "measured_q1_s": self.measured.q1, "measured_q3_s": self.measured.q3,
                 "error": self.error, "inside": self.inside,
                 **({} if self.interpreter is None else
-                   {"interpreter_s": self.interpreter.median, "interpreter_share": self.interpreter_share})}
+                   {"interpreter_s": self.interpreter.median, "interpreter_share": self.interpreter_share}),
+                **({} if self.cold_start is None else {"cold_start_s": self.cold_start.median})}
 
 
 def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[str, Counts],
@@ -269,15 +275,33 @@ def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Co
     return validate_clocked_together([(run, counts, replay)], backend, profile)[0]
 
 
-def validate_clocked_together(cases, backend: str, profile: Profile | None = None) -> list:
+#: the two blocks a cold-start probe times (``validate_clocked_together``): the same operations,
+#: first right after other work, then again at once
+COLD, WARM = "cold", "warm"
+
+
+def validate_clocked_together(cases, backend: str, profile: Profile | None = None,
+                              cold_start: Callable[[StepClock], object] | None = None) -> list:
     """``validate_clocked`` of several protocol runs, each (run, counts, replay or None), in one set of
     rounds: the primitives they share (the mixnet's DB-SM and DB-RSM use the same curve operations) are
     timed once per round, not once per run, and each run's steps are compared with the same medians of
     them.  Each run keeps its own clock, and each of its timed runs follows an untimed run of itself
     (``rewarm_long``), as alone.  Returns one list of checks per case.  `profile` None:
-    ``default_profile()``."""
+    ``default_profile()``.
+
+    A step of a run starts where the step before it left the processor's caches, which a primitive
+    timed in its own loop never does.  ``cold_start(clock)``, if given, is a probe: untimed work of the
+    kind a run does between steps, then a step's first operations timed (``clock(COLD)``), then the
+    same operations again (``clock(WARM)``).  Timed in the same rounds, the median of COLD - WARM is
+    each step's cold start, a measured term of its prediction like its replay."""
     profile = profile or default_profile()
     ops, clocks = {}, []
+    probe_clock = StepClock()
+    if cold_start is not None:
+        def probed():
+            probe_clock.new_run()
+            cold_start(probe_clock)
+        ops[("cold start",)] = probed
     for i, (run, counts, replay) in enumerate(cases):
         clock, replay_clock = StepClock(), StepClock()
         clocks.append((clock, replay_clock))
@@ -296,6 +320,11 @@ def validate_clocked_together(cases, backend: str, profile: Profile | None = Non
     # start cold after the primitives' batches
     timed, prices = _timed_with_prices([counts for _, counts, _ in cases], ops, backend, profile,
                                        "validate_clocked", warmup_seconds=0.0, rewarm_long=True)
+    cold = None
+    if cold_start is not None:
+        if not probe_clock.timed_runs or any(set(r) != {COLD, WARM} for r in probe_clock.timed_runs):
+            raise ValueError(f"a cold-start probe must time exactly the blocks {COLD!r} and {WARM!r}")
+        cold = summarize([r[COLD] - r[WARM] for r in probe_clock.timed_runs], 1)
     out = []
     for i, (run, counts, replay) in enumerate(cases):
         clock, replay_clock = clocks[i]
@@ -308,7 +337,7 @@ def validate_clocked_together(cases, backend: str, profile: Profile | None = Non
         if replay is not None:
             interp = {name: summarize([r.get(name, 0.0) for r in replay_clock.timed_runs], 1) for name in counts}
         out.append([StepCheck.of(name, price(c, prices, backend), summarize([r[name] for r in rounds], 1),
-                                 interp[name] if interp else None)
+                                 interp[name] if interp else None, cold)
                     for name, c in counts.items()])
     return out
 

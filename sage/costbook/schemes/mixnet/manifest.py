@@ -12,17 +12,9 @@ BIBLIOGRAPHY = ("seed-mixnet", "traceable-mixnets-2024", "repo-traceable-mixnets
 #: (003_408d339122fdb1f8.txt: the benchmark note the book started from, copied unchanged from the project's seed notes)
 SEED_NOTES = {"003": "seed-mixnet"}
 SEED_ERRATA = {143: "the seed truncates 43400/500 = 86.8 to 86x"}
-#: the small validation runs the test gate makes: none, for the reason below
-VALIDATION_CASES = ()
-#: why the test gate leaves this scheme's steps out (they stay in chapter 5 and in `costbook validate
-#: mixnet`, each with its 90% prediction interval, and its committed runs are evidence for the others)
-NOT_GATED = ("one step misses by more than its model explains, quiet: DB-RSM's Q0 (the querier verifying the "
-             "opening PoKs) ran +16.4% over its prediction as the median of three fresh processes (+12.8%, "
-             "+20.6%, +16.4%; a fresh clone's make test on 2026-11-27, interval -3.3% to +13.0%), beyond twice "
-             "its half-width; in every committed quiet run it is +8% to +15%.  Its G1 multiplications follow the "
-             "mix-servers' pairings in the one process that plays every party, and start with caches those "
-             "left cold: a cost of simulating the parties together that the counts do not carry.  The other "
-             "21 steps held their intervals in the gate's runs (49 and 48 of the gate's 50 steps inside)")
+#: the small validation runs the test gate makes: both protocols at n = m = 2 (model.VALIDATION_SIZES),
+#: each step's prediction with its measured cold start (model._cold_start_probe)
+VALIDATION_CASES = ({"n": 2, "m": 2},)
 #: the validation runs committed as evidence of the model's error (python -m costbook.calibrate): the
 #: gate's size and two larger ones, each judged by the others
 CALIBRATION_CASES = ({"n": 2, "m": 2}, {"n": 3, "m": 2}, {"n": 2, "m": 3})

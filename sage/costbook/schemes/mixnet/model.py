@@ -415,15 +415,16 @@ VALIDATION_SIZES = ((2, 2),)
 VALIDATION_MAX = (8, 4)         # --n and --m of a validation run: the Sage protocol runs at that size
 # What a validation's error is made of (its prediction interval's margin comes from the committed runs
 # at the other sizes and of the other schemes, costbook.uncertainty).  Every step is its pairing-group
-# operations, additions and Fiat–Shamir serialisations, plus the interpreter's work around them, which
-# the validation measures by replaying the run without its priced operations (costbook.replay: 0.1-2%
-# of a step).  What is left is context: timed in place, a DB-SM run's 670 G1 multiplications had a
-# median 2-4% and a mean 5-7% above their own benchmark loop (a multiplication after other work starts
-# with colder caches; some run 15-30% slow), by an amount that varies with the process, so the M steps
-# ran +2% to +9% in single quiet processes.  The first step of a run follows the previous run's
-# pairings, after which the first multiplications run 10-20% slow (a G2 multiplication 2.5 to 3.0 ms
-# against 2.5): DB-SM's Q1 (a few milliseconds) and DB-RSM's Q0 (3 ms at n = 2, nothing but 3n
-# multiplications and their checks) ran up to +8% and +8% to +23%.
+# operations, additions and Fiat–Shamir serialisations, plus two measured terms: the interpreter's work
+# around them, measured by replaying the run without its priced operations (costbook.replay: 0.1-2%
+# of a step), and its cold start (_cold_start_probe).  A step starts where the step before it left
+# the caches: the first multiplication after the previous run's pairings ran 0.15-0.2 ms slow, which
+# put DB-RSM's Q0 (3 ms at n = 2, nothing but 3n multiplications and their checks) +8% to +23% over
+# its counts priced and DB-SM's Q1 up to +8%, and beyond twice its interval's half-width in fresh
+# clones' gates; with its cold start measured beside it Q0 is predicted like the other steps.  What is
+# left is context: timed in place, a DB-SM run's 670 G1 multiplications had a median 2-4% and a mean
+# 5-7% above their own benchmark loop, by an amount that varies with the process, so the M steps ran
+# +2% to +9% in single quiet processes; the margin carries that.
 
 
 def run_counts(steps: dict, m: int) -> dict:
@@ -447,7 +448,8 @@ def validate(n=None, m=None, **_ignored) -> dict:
         sizes = ((n, m),)
     cases = [(protocol, n, m) for protocol in ("DB-SM", "DB-RSM") for n, m in sizes]
     # every run in one set of rounds: the curve operations both protocols price are timed once a round
-    checked = validate_clocked_together([_validation_case(*case) for case in cases], "sage")
+    checked = validate_clocked_together([_validation_case(*case) for case in cases], "sage",
+                                        cold_start=_cold_start_probe())
     runs = [{"protocol": protocol, "n": n, "m": m, "checks": [c.to_dict() for c in checks]}
             for (protocol, n, m), checks in zip(cases, checked)]
     return {"scheme": "mixnet", "backend": "sage", **runs_result(runs, scheme="mixnet")}
@@ -472,6 +474,28 @@ def _validation_case(protocol: str, n: int, m: int) -> tuple:
     replay.record(query)
     return (lambda clock: query(rng, clock=clock), run_counts(counts, m),
             lambda clock: replay.replay(lambda r: query(r, clock=clock)))
+
+
+def _cold_start_probe():
+    """A step's cold start in these runs (``validation.validate_clocked_together``): a pairing, the work
+    the steps before the short ones end with (Q0 and DB-SM's Q1 follow the previous run's Q2), then
+    two G1 multiplications timed cold and the same two again warm.  On the 2-core AMD EPYC the first
+    multiplication after a pairing took 0.15-0.2 ms more than the next (after a G_T exponentiation
+    0.02 ms, after a sweep over a 16 MB array none): about 6% of Q0 at n = 2, under 2% of any M step."""
+    from ...validation import COLD, WARM
+    from .curves import groups
+    C = groups("bn254").C
+    P, Q = C.G1, C.G2
+    rng = random.Random("costbook mixnet cold start")
+    k1, k2 = (rng.randrange(1, C.r) for _ in range(2))
+
+    def probe(clock):
+        C.pairing(P, Q)
+        for block in (COLD, WARM):
+            with clock(block):
+                C.g1_mul(k1, P)
+                C.g1_mul(k2, P)
+    return probe
 
 
 def format_validation(result: dict) -> str:
