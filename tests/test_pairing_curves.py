@@ -59,6 +59,20 @@ def test_pairing_value_equals_py_ecc(name):
 
 
 @pytest.mark.parametrize("C", [BLS12_381, BN254], ids=lambda c: c.name)
+def test_the_split_final_exponentiation_is_the_plain_power(C):
+    """The easy part by Frobenius maps and the hard part as a power give f^((p^12 - 1)/r) exactly, for
+    Miller-loop outputs and for arbitrary non-zero elements of F_{p^12} (the split is an identity of
+    exponents, not a property of pairing values)."""
+    assert (C.p**4 - C.p**2 + 1) % C.r == 0
+    assert (C.p**6 - 1) * (C.p**2 + 1) * C.hard_exponent == C.final_exponent
+    fs = [C.miller_loop(C.g1_mul(rng.randrange(1, 2**64)), C.g2_mul(rng.randrange(1, 2**64))),
+          C.Fp12.random_element(), C.Fp12(rng.randrange(1, int(C.p))), C.w]
+    for f in fs:
+        assert not f.is_zero() and C.final_exponentiation(f) == f ** C.final_exponent
+    assert C.final_exponentiation(C.Fp12(0)).is_zero()
+
+
+@pytest.mark.parametrize("C", [BLS12_381, BN254], ids=lambda c: c.name)
 def test_bilinear_nondegenerate_and_of_order_r(C):
     a, b = rng.randrange(1, int(C.r)), rng.randrange(1, int(C.r))
     e = C.gt_generator

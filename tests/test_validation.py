@@ -54,48 +54,48 @@ def test_a_replayed_steps_interpreter_work_is_added_to_its_prediction_and_bounde
 
 
 def test_a_cold_start_is_the_probes_median_excess_and_is_added_to_every_clocked_step(monkeypatch):
-    """``validate_clocked_together`` with a cold-start probe: each step's prediction gains the median
-    of the probe's COLD - WARM (timed in the same rounds as the run), its quartiles widen the interval,
-    and the check reports it; a probe that does not time exactly the two blocks is refused."""
+    """``validate_clocked_together`` with a cold start (before, first): every timed run starts right
+    after ``before()``; the probe times ``first()`` after ``before()`` (COLD) and again (WARM), in the
+    same rounds; each step's prediction gains the median of COLD - WARM, its quartiles widen the
+    interval, and the check reports it."""
     from types import SimpleNamespace
     from costbook import validation
     from costbook.harness import summarize
-    from costbook.validation import COLD, WARM, StepCheck
+    from costbook.validation import StepCheck
     est = SimpleNamespace(total=1.0, low=0.9, high=1.1)
     c = StepCheck.of("s", est, summarize([1.1] * 3, 1), summarize([0.01] * 3, 1), summarize([0.04, 0.05, 0.06], 1))
     assert (c.predicted, c.low, c.high) == pytest.approx((1.06, 0.955, 1.165))
     assert c.to_dict()["cold_start_s"] == pytest.approx(0.05) and c.interpreter_share == pytest.approx(0.01 / 1.06)
 
-    now = [0.0]                      # the step clock reads a counter the runs advance: exact times
+    now, cold = [0.0], [False]        # the step clock reads a counter the runs advance: exact times
     monkeypatch.setattr(validation, "CLOCK", lambda: now[0])
+    order = []
 
-    def advance(seconds):
-        now[0] += seconds
+    def before():                     # leaves the next operations cold
+        cold[0] = True
+        order.append("before")
+
+    def first():                      # 3 ms cold, 1 ms warm
+        now[0] += 3e-3 if cold[0] else 1e-3
+        cold[0] = False
 
     def run(clock):
+        order.append("run")
         with clock("Q0 step"):
-            advance(5e-3)
-
-    def probe(clock):
-        with clock(COLD):
-            advance(3e-3)
-        with clock(WARM):
-            advance(1e-3)
+            first()
+            now[0] += 4e-3
     counts = {"Q0 step": Counts({"bn254/g1_add": 1})}
     plain, = validation.validate_clocked_together([(run, counts, None)], "sage", FAST)
-    cold, = validation.validate_clocked_together([(run, counts, None)], "sage", FAST, cold_start=probe)
     assert plain[0].cold_start is None and "cold_start_s" not in plain[0].to_dict()
-    assert cold[0].cold_start.median == pytest.approx(2e-3) and cold[0].cold_start.q3 == pytest.approx(2e-3)
-    assert cold[0].measured.median == pytest.approx(5e-3)
+    assert plain[0].measured.median == pytest.approx(5e-3)        # rewarmed: each timed run follows one of itself
+    order.clear()
+    checked, = validation.validate_clocked_together([(run, counts, None)], "sage", FAST, cold_start=(before, first))
+    assert checked[0].cold_start.median == pytest.approx(2e-3) and checked[0].cold_start.q3 == pytest.approx(2e-3)
+    assert checked[0].measured.median == pytest.approx(7e-3)      # every run starts right after before()
+    assert all(a == "before" for a, b in zip(order, order[1:]) if b == "run")
     # the price is timed anew in each call: the prediction is that price plus the cold start
-    assert cold[0].predicted - cold[0].cold_start.median == pytest.approx(plain[0].predicted, rel=0.5)
-    assert cold[0].predicted > 2e-3
-
-    def bad_probe(clock):
-        with clock("first"):
-            advance(1e-3)
-    with pytest.raises(ValueError, match="cold-start probe must time exactly"):
-        validation.validate_clocked_together([(run, counts, None)], "sage", FAST, cold_start=bad_probe)
+    assert checked[0].predicted - checked[0].cold_start.median == pytest.approx(plain[0].predicted, rel=0.5)
+    assert checked[0].to_dict()["cold_start_s"] == pytest.approx(2e-3)
 
 
 def test_the_check_profile_is_chosen_only_by_its_variable_and_never_in_the_book(monkeypatch, tmp_path):

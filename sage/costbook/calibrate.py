@@ -1,12 +1,17 @@
 """Collect the evidence of the model's error: every scheme's CALIBRATION_CASES validated in fresh
 processes, written to ``measurements/calibration/<machine>/validation-runs.json``.
 
-    python -m costbook.calibrate [--processes 2] [--beside-busy] [SCHEME ...]     # make calibrate
+    python -m costbook.calibrate [--processes 2] [--beside-busy] [--replace] [SCHEME ...]   # make calibrate
 
 Each result says its conditions: "quiet", or "beside a CPU-bound process" (--beside-busy: the
 collector runs one beside itself for the whole collection), because a run is judged under either and
-its evidence must hold both.  A collection replaces the results of its schemes under its conditions
-and keeps every other result of the file.  The book's
+its evidence must hold both.  A collection adds its results to the file's, and the file's
+"collections" list says when each was made and how: the machine's noise changes from hour to hour
+(one quiet quarter of an hour's runs, alone, gave intervals of 3.6% half-width that the next quarter's
+runs of the mixnet left 5 times in 22), so the evidence must span more than one sitting.  After a
+change to a scheme's model (a term added to its counts or its prediction), --replace drops that
+scheme's earlier results under the collection's conditions: they are residuals of another model.
+The book's
 prediction intervals (``costbook.uncertainty``) read the committed file; a check is never judged by
 its own scheme's results at its own size.
 """
@@ -40,11 +45,14 @@ QUIET, BUSY = "quiet", "beside a CPU-bound process"
 
 
 def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str = "", command: str = "",
-            keep: Sequence[Mapping] = (), progress=None, conditions: str = QUIET) -> dict:
+            keep: Sequence[Mapping] = (), progress=None, conditions: str = QUIET,
+            collections: Sequence[Mapping] = ()) -> dict:
     """Validate each (scheme, options) of `cases` in `processes` fresh processes, one after another,
     and write every process's result, after the results in `keep`, to `out` (atomically: an
-    interrupted collection leaves the previous file).  Each process is a result of its own: the
-    evidence keeps the spread between processes that the gate meets."""
+    interrupted collection leaves the previous file), with this collection added to `collections`.
+    Each process is a result of its own: the evidence keeps the spread between processes that the
+    gate meets."""
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     results = list(keep)
     for scheme, options in cases:
         if progress:
@@ -54,7 +62,10 @@ def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str 
             results.append({**{k: v for k, v in r.items() if k != "processes"}, "options": dict(options),
                             "conditions": conditions, "date": datetime.date.today().isoformat()})
     data = {"format": uncertainty.FORMAT, "machine": machine, "date": datetime.date.today().isoformat(),
-            "command": command, "level": uncertainty.NOMINAL, "results": results}
+            "command": command, "level": uncertainty.NOMINAL,
+            "collections": [*collections, {"started": started, "command": command, "conditions": conditions,
+                                           "results": len(results) - len(keep)}],
+            "results": results}
     atomic.write_text(Path(out), json.dumps(data, indent=1, allow_nan=False) + "\n", durable=True)
     return data
 
@@ -65,6 +76,8 @@ def main(argv=None) -> int:
     ap.add_argument("--processes", type=int, default=2, help="fresh processes per case (default 2)")
     ap.add_argument("--out", type=Path, default=None, help="the evidence file (default: the reference machine's)")
     ap.add_argument("--beside-busy", action="store_true", help="collect with a CPU-bound process running beside")
+    ap.add_argument("--replace", action="store_true",
+                    help="drop the schemes' earlier results under these conditions (after a change to their model)")
     args = ap.parse_args(argv)
     known = registry.in_book_order()
     unknown = [s for s in args.schemes if s not in known]
@@ -75,17 +88,20 @@ def main(argv=None) -> int:
     out = args.out or default_out()
     names = args.schemes or list(known)
     conditions = BUSY if args.beside_busy else QUIET
-    kept = []
+    kept, collections = [], []
     if out.exists():
-        kept = [r for r in json.loads(out.read_text())["results"]
-                if r["scheme"] not in names or r.get("conditions", QUIET) != conditions]
+        before = json.loads(out.read_text())
+        collections = before.get("collections", [])
+        kept = [r for r in before["results"]
+                if not args.replace or r["scheme"] not in names or r.get("conditions", QUIET) != conditions]
     todo = cases(names)
     print(f"calibrate: {len(todo)} cases x {args.processes} processes, {conditions}, into {out}", flush=True)
     busy = subprocess.Popen([sys.executable, "-c", "while 1: pass"]) if args.beside_busy else None
     try:
         data = collect(todo, out, args.processes, machine_label(), "python -m costbook.calibrate "
                        + " ".join(sys.argv[1:] if argv is None else argv), keep=kept,
-                       progress=lambda s, o: print(f"  {s} {o}", flush=True), conditions=conditions)
+                       progress=lambda s, o: print(f"  {s} {o}", flush=True), conditions=conditions,
+                       collections=collections)
     finally:
         if busy is not None:
             busy.kill()

@@ -45,7 +45,7 @@ VALIDATION_PROFILE = Profile("validation", samples=7, min_batch_seconds=0.1, war
 
 #: The profile of a run that checks that a validation runs, not its interval: every step and every price
 #: it uses timed as always, in one batch of 10 ms instead of 7 of a tenth of a second (a protocol run
-#: once, after its untimed rewarm run).  make test's
+#: once).  make test's
 #: first phase sets COSTBOOK_VALIDATION_PROFILE=check for the chapters nbval executes there, beside
 #: the other worker: their validation tables are output nbval ignores, and the intervals are the gate's
 #: (the second phase, alone on the machine, with VALIDATION_PROFILE).  The book never uses it.
@@ -276,37 +276,46 @@ def validate_clocked(run: Callable[[StepClock], object], counts: Mapping[str, Co
 
 
 #: the two blocks a cold-start probe times (``validate_clocked_together``): the same operations,
-#: first right after other work, then again at once
+#: first right after the work that precedes every run, then again at once
 COLD, WARM = "cold", "warm"
 
 
 def validate_clocked_together(cases, backend: str, profile: Profile | None = None,
-                              cold_start: Callable[[StepClock], object] | None = None) -> list:
+                              cold_start: tuple[Callable[[], object], Callable[[], object]] | None = None) -> list:
     """``validate_clocked`` of several protocol runs, each (run, counts, replay or None), in one set of
     rounds: the primitives they share (the mixnet's DB-SM and DB-RSM use the same curve operations) are
     timed once per round, not once per run, and each run's steps are compared with the same medians of
-    them.  Each run keeps its own clock, and each of its timed runs follows an untimed run of itself
-    (``rewarm_long``), as alone.  Returns one list of checks per case.  `profile` None:
+    them.  Each run keeps its own clock.  Returns one list of checks per case.  `profile` None:
     ``default_profile()``.
 
     A step of a run starts where the step before it left the processor's caches, which a primitive
-    timed in its own loop never does.  ``cold_start(clock)``, if given, is a probe: untimed work of the
-    kind a run does between steps, then a step's first operations timed (``clock(COLD)``), then the
-    same operations again (``clock(WARM)``).  Timed in the same rounds, the median of COLD - WARM is
-    each step's cold start, a measured term of its prediction like its replay."""
+    timed in its own loop never does.  ``cold_start = (before, first)`` measures that: every timed run
+    starts right after ``before()`` (untimed work of the kind the runs do between steps), and a probe
+    timed in the same rounds does ``before()``, then ``first()`` (a step's first operations) timed as
+    COLD, then ``first()`` again timed as WARM.  The median of COLD - WARM is each step's cold start, a
+    measured term of its prediction like its replay.  Without it, each timed run follows an untimed
+    run of itself (``rewarm_long``), so that its first step does not start cold after the primitives'
+    batches."""
     profile = profile or default_profile()
     ops, clocks = {}, []
+    before = cold_start[0] if cold_start is not None else (lambda: None)
     probe_clock = StepClock()
     if cold_start is not None:
+        first = cold_start[1]
+
         def probed():
             probe_clock.new_run()
-            cold_start(probe_clock)
+            before()
+            for block in (COLD, WARM):
+                with probe_clock(block):
+                    first()
         ops[("cold start",)] = probed
     for i, (run, counts, replay) in enumerate(cases):
         clock, replay_clock = StepClock(), StepClock()
         clocks.append((clock, replay_clock))
 
         def once(run=run, clock=clock):
+            before()                    # untimed: outside every step the clock brackets
             clock.new_run()
             run(clock)
         ops[("run", i)] = once
@@ -315,15 +324,11 @@ def validate_clocked_together(cases, backend: str, profile: Profile | None = Non
                 replay_clock.new_run()
                 replay(replay_clock)
             ops[("replay", i)] = replayed
-    # the run takes far longer than a batch, so it is timed once per round
-    # rewarm_long: each timed run follows an untimed one, so that Q1, the first step of a run, does not
-    # start cold after the primitives' batches
+    # a run takes far longer than a batch, so it is timed once per round
     timed, prices = _timed_with_prices([counts for _, counts, _ in cases], ops, backend, profile,
-                                       "validate_clocked", warmup_seconds=0.0, rewarm_long=True)
+                                       "validate_clocked", warmup_seconds=0.0, rewarm_long=cold_start is None)
     cold = None
     if cold_start is not None:
-        if not probe_clock.timed_runs or any(set(r) != {COLD, WARM} for r in probe_clock.timed_runs):
-            raise ValueError(f"a cold-start probe must time exactly the blocks {COLD!r} and {WARM!r}")
         cold = summarize([r[COLD] - r[WARM] for r in probe_clock.timed_runs], 1)
     out = []
     for i, (run, counts, replay) in enumerate(cases):

@@ -1,7 +1,7 @@
 """G1, G2, GT and the pairing of BLS12-381 and BN254 in four backends.
 
     sage       the book's own code (costbook.groups.pairing_curves): Sage/PARI point arithmetic,
-               a plain Miller loop and one plain power for the final exponentiation
+               a plain Miller loop and a final exponentiation split into its easy and hard parts
     py_ecc     the Ethereum Foundation's pure-Python library (its `optimized_*` modules)
     arkworks   py-arkworks-bls12381 (Rust arkworks through PyO3); BLS12-381 only
     mcl        pymcl (herumi/mcl through pybind11); BLS12-381 only here, BN254 is in mcl_bn254

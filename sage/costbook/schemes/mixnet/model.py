@@ -476,26 +476,19 @@ def _validation_case(protocol: str, n: int, m: int) -> tuple:
             lambda clock: replay.replay(lambda r: query(r, clock=clock)))
 
 
-def _cold_start_probe():
-    """A step's cold start in these runs (``validation.validate_clocked_together``): a pairing, the work
-    the steps before the short ones end with (Q0 and DB-SM's Q1 follow the previous run's Q2), then
-    two G1 multiplications timed cold and the same two again warm.  On the 2-core AMD EPYC the first
-    multiplication after a pairing took 0.15-0.2 ms more than the next (after a G_T exponentiation
-    0.02 ms, after a sweep over a 16 MB array none): about 6% of Q0 at n = 2, under 2% of any M step."""
-    from ...validation import COLD, WARM
+def _cold_start_probe() -> tuple:
+    """A step's cold start in these runs (``validation.validate_clocked_together``): (before, first),
+    a pairing, the work every run's last steps end with and what each timed run starts after, and two
+    G1 multiplications, which the probe times right after a pairing and again warm.  On the 2-core AMD
+    EPYC the first multiplication after a pairing took 0.15-0.25 ms more than the next (after a G_T
+    exponentiation 0.02 ms, after a sweep over a 16 MB array none): about 6% of Q0 at n = 2, under 2%
+    of any M step."""
     from .curves import groups
     C = groups("bn254").C
     P, Q = C.G1, C.G2
     rng = random.Random("costbook mixnet cold start")
     k1, k2 = (rng.randrange(1, C.r) for _ in range(2))
-
-    def probe(clock):
-        C.pairing(P, Q)
-        for block in (COLD, WARM):
-            with clock(block):
-                C.g1_mul(k1, P)
-                C.g1_mul(k2, P)
-    return probe
+    return (lambda: C.pairing(P, Q)), (lambda: (C.g1_mul(k1, P), C.g1_mul(k2, P)))
 
 
 def format_validation(result: dict) -> str:
