@@ -222,8 +222,10 @@ def test_a_limit_is_the_first_glob_that_matches():
 
 
 def test_a_step_whose_counts_leave_work_out_is_caught():
-    """The check can fail: a step that hashes twice, counted as one hash, runs ~+100% over its
-    prediction and lies beyond twice its interval's half-width; counted right, the same step does not."""
+    """The check can fail: a step that hashes twice, counted as one hash, lies beyond twice its
+    interval's half-width, far outside any interval the gate accepts (+49% to +100% over its prediction
+    in fresh clones: the benchmark's price of one hash carries the overhead of its own call, which the
+    step pays once for its two hashes); counted right, the same step does not."""
     data = bytes(64)
 
     def step():
@@ -235,7 +237,7 @@ def test_a_step_whose_counts_leave_work_out_is_caught():
     right = runs_result([{"checks": [c.to_dict() for c in
                                      validate_steps({"two hashes": step}, {"two hashes": {"sha256/64B": 2}}, "python")]}],
                         scheme="a step that hashes twice")
-    assert wrong["coverage"]["beyond_twice"] == ["two hashes"] and wrong["worst_error"] > 0.5
+    assert wrong["coverage"]["beyond_twice"] == ["two hashes"] and wrong["worst_error"] > 2 * WIDTH_CEILING
     assert right["coverage"]["beyond_twice"] == [] or right["worst_error"] < wrong["worst_error"] / 3
 
 
