@@ -418,7 +418,7 @@ VALIDATION_MAX = (8, 4)         # --n and --m of a validation run: the Sage prot
 # operations, additions and Fiat–Shamir serialisations, plus two measured terms: the interpreter's work
 # around them, measured by replaying the run without its priced operations (costbook.replay: 0.1-2%
 # of a step), and its cold start (_cold_start_probe).  A step starts where the step before it left
-# the caches: the first multiplication after the previous run's pairings ran 0.15-0.2 ms slow, which
+# the caches: the first multiplication after the previous run's pairings ran 0.15-0.25 ms slow, which
 # put DB-RSM's Q0 (3 ms at n = 2, nothing but 3n multiplications and their checks) +8% to +23% over
 # its counts priced and DB-SM's Q1 up to +8%, and beyond twice its interval's half-width in fresh
 # clones' gates; with its cold start measured beside it Q0 is predicted like the other steps.  What is
