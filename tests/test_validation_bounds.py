@@ -12,12 +12,19 @@ sizes, never from the run it judges.  The gate holds the intervals to their prom
   intervals holding at 90% would fall below it more often than once in a hundred runs
   (``binomial_floor``), and the median half-width is at most ``WIDTH_CEILING`` (an interval can cover
   anything by being wide);
-* no step lies beyond twice its interval's half-width from its prediction.  A run with such a step is
-  validated again as `costbook validate` does, in three fresh processes one after another
-  (``validation.validate_in_processes``); where the median process still puts it there, two more
-  processes run, and it fails when the median of the five does: a missing cost term misses in every
-  process, while a process's own excess (its memory layout, most likely) or a disturbance of the
-  machine does not come back in most of the next fresh ones.
+* no step lies beyond twice its interval's half-width from the interval's centre
+  (``uncertainty.within_twice``: a validation interval is centred where the evidence puts a step, not
+  on the point prediction).  A run with such a step is validated again as `costbook validate` does, in
+  three fresh processes one after another (``validation.validate_in_processes``); where the median
+  process still puts it there, two more processes run, and it fails when the median of the five does:
+  a missing cost term misses in every process, while a process's own excess (its memory layout, most
+  likely) or a disturbance of the machine does not come back in most of the next fresh ones.
+* the coverage is judged the same way: where the cases' single runs put fewer steps than the floor
+  inside, every case judged by its single run that has a step outside is validated again in three
+  fresh processes, and the share is that of the medians.  One run's steps are not independent draws:
+  a burst of the machine's noise moves many steps of a run together (a fresh clone's gate on another
+  machine put four of the six BLS12-381 punch-card steps 8% to 11% above their predictions in one
+  run), which the binomial floor does not allow for; a model that misses misses in every process.
 
 The runs are small (one parameter set or size per scheme) so that `make test` stays within its time
 budget.  A test below shows that the check does catch a step whose counts leave out half its work.
@@ -175,14 +182,51 @@ def test_the_gate_is_calibrated(request):
             if scheme in TOYS:
                 request.getfixturevalue("toy_scheme")
             JUDGED[_case_id(scheme, options)] = _judged_case(scheme, options)
-    checks = [{**c, "step": f"{case} {c['step']}"} for case, r in JUDGED.items() for run in r["runs"] for c in run["checks"]]
+    checks = _gate_checks(JUDGED)
     cov = uncertainty.coverage(checks)
+    floor = _coverage_floor(cov)
+    if cov["share"] < floor:
+        again = _judged_again_for_coverage(JUDGED, request)
+        warnings.warn(f"the gate's single runs held {uncertainty.coverage_words(cov)} (outside: {_outside(checks)}); "
+                      f"judged again as the median of {validation.PROCESSES} fresh processes: "
+                      f"{', '.join(again) or 'no case'}", stacklevel=1)
+        checks = _gate_checks(JUDGED)
+        cov = uncertainty.coverage(checks)
     words = uncertainty.coverage_words(cov)
-    floor = min(COVERAGE_FLOOR, binomial_floor(cov["checked"], uncertainty.NOMINAL) / cov["checked"])
     assert cov["share"] >= floor, (f"the gate's intervals hold too few of its steps (at least {floor:.0%}): {words}; "
                                    f"outside: {_outside(checks)}")
     assert cov["median_half_width"] <= WIDTH_CEILING, f"the gate's intervals are too wide: {words}"
     warnings.warn(f"the gate: {words}", stacklevel=1)
+
+
+def _gate_checks(judged: dict) -> list:
+    """Every judged case's checks, each step named with its case."""
+    return [{**c, "step": f"{case} {c['step']}"} for case, r in judged.items() for run in r["runs"] for c in run["checks"]]
+
+
+def _coverage_floor(cov: dict) -> float:
+    return min(COVERAGE_FLOOR, binomial_floor(cov["checked"], uncertainty.NOMINAL) / cov["checked"])
+
+
+def _judged_again_for_coverage(judged: dict, request) -> list:
+    """Every case of `judged` judged by its single run that has a step outside its interval, judged
+    again, in place, as the median of PROCESSES fresh processes; returns their ids.  Where that median
+    puts a step beyond twice its half-width, it fails as ``_judged_case`` does."""
+    again = []
+    for scheme, options in CASES:
+        case = _case_id(scheme, options)
+        result = judged.get(case)
+        if result is None or result.get("processes", 1) > 1 or result["coverage"]["inside"] == result["coverage"]["checked"]:
+            continue
+        if scheme in TOYS:                  # the toys come last in CASES: the real schemes are judged first
+            request.getfixturevalue("toy_scheme")
+        median = validation.median_of_processes(validation.validations_in_processes(scheme, options, validation.PROCESSES))
+        failed = _beyond(median)
+        assert not failed, f"{case}: beyond twice the half-width in the median of {median['processes']} fresh processes: " + \
+            "; ".join(f"{dict(where)['step']} {err:+.1%} (interval {lo:+.1%} to {hi:+.1%})" for where, (err, lo, hi) in failed)
+        judged[case] = median
+        again.append(case)
+    return again
 
 
 def _outside(checks) -> str:
@@ -257,7 +301,7 @@ def _one_step(error: float) -> dict:
 def test_the_margin_is_the_evidence_s(made_up_evidence):
     """With the evidence's residuals +-ln 1.03, a prediction of 1 s priced in [0.99, 1.01] has the
     interval 0.99 x 1.03^(-+w), w = 1 + ln(1.01 / 0.99) / 2 / SPREAD_FLOOR (its prices' spread widens
-    it by 5%): [0.960, 1.021], and twice its half-width from 1 s is about +/-6.1%."""
+    it by 5%): [0.960, 1.021], and doubled about its centre 0.99, [0.930, 1.053]."""
     c = _one_step(0.05)["runs"][0]["checks"][0]
     w = 1 + math.log(1.01 / 0.99) / 2 / uncertainty.SPREAD_FLOOR
     assert (c["predicted_low_s"], c["predicted_high_s"]) == pytest.approx((0.99 / 1.03 ** w, 0.99 * 1.03 ** w))
@@ -297,3 +341,38 @@ def test_a_miss_is_judged_by_the_median_of_fresh_processes(monkeypatch, made_up_
                                                  r"\+2\.0%; the first run \+9\.0%\)"):
             gate._judged_case("veccom", {"n": 16})
     assert asked == [("veccom", {"n": 16}, 3)] + ([("veccom", {"n": 16}, 2)] if more else [])
+
+
+def test_a_share_below_the_floor_is_judged_again_by_the_median_of_fresh_processes(monkeypatch, made_up_evidence):
+    """The gate's coverage rule, on made-up results: a case judged by its single run with a step outside
+    its interval is validated again in three fresh processes and judged by their median; a case with
+    every step inside, or already judged by a median, is not run again; a median beyond twice fails."""
+    import sys
+    gate = sys.modules[__name__]
+    cases = [("veccom", {"n": 16}), ("veccom", {"n": 64}), ("veccom", {"n": 256})]
+    monkeypatch.setattr(gate, "CASES", cases)
+    asked, errors = [], iter([0.0, 0.03, -0.01])
+    monkeypatch.setattr(validation, "validations_in_processes", lambda scheme, options, k: asked.append(
+        (scheme, options, k)) or [_one_step(next(errors)) for _ in range(k)])
+    already = validation.median_of_processes([_one_step(e) for e in (0.03, 0.04, 0.05)])
+    judged = {"veccom-16": _one_step(0.03), "veccom-64": _one_step(0.0), "veccom-256": already}
+    assert [judged[c]["coverage"]["inside"] for c in judged] == [0, 1, 0]
+    assert gate._judged_again_for_coverage(judged, request=None) == ["veccom-16"]
+    assert asked == [("veccom", {"n": 16}, 3)]
+    assert judged["veccom-16"]["processes"] == 3 and judged["veccom-16"]["coverage"]["inside"] == 1
+    assert judged["veccom-256"] is already
+    judged["veccom-16"] = _one_step(0.03)
+    errors = iter([0.09, 0.10, 0.08])
+    with pytest.raises(AssertionError, match=r"veccom-16: beyond twice the half-width in the median of 3 fresh "
+                                             r"processes: merkle/a \+9\.0%"):
+        gate._judged_again_for_coverage(judged, request=None)
+
+
+def test_twice_the_interval_is_about_its_centre():
+    """A step inside its interval is never beyond twice it, wherever the point prediction lies: the
+    interval [0.8, 0.9] (centre 0.849, log half-width 0.059) doubled is [0.754, 0.955]."""
+    assert uncertainty.within_twice(0.8, 0.9, 0.76) and uncertainty.within_twice(0.8, 0.9, 0.95)
+    assert not uncertainty.within_twice(0.8, 0.9, 0.75) and not uncertainty.within_twice(0.8, 0.9, 0.96)
+    assert uncertainty.assess(1.0, 0.8, 0.9, 0.85)["within_twice"]           # 15% below its prediction
+    assert not uncertainty.assess(1.0, 0.8, 0.9, 1.0)["within_twice"]        # at its prediction, far above
+    assert uncertainty.within_twice(1 / 1.05, 1.05, 1.1) and not uncertainty.within_twice(1 / 1.05, 1.05, 1.11)

@@ -307,7 +307,7 @@ def judge_runs(scheme: str, runs: list, records: Sequence[Record] | None = None,
     half-width, ln(high / low) / 2) and "margin_evidence" say how wide and from how many scores,
     "inside" whether the measured median lies in it, "half_width" its half-width relative to the
     prediction, and "within_twice" whether the measured median lies within twice that half-width of
-    the prediction."""
+    the interval's centre (``within_twice``)."""
     for run in runs:
         labels = labels_key(run)
         for c in run["checks"]:
@@ -324,10 +324,21 @@ def judge_runs(scheme: str, runs: list, records: Sequence[Record] | None = None,
 
 def assess(predicted: float, low: float, high: float, outcome: float) -> dict:
     """Whether `outcome` lies in [low, high], the interval's half-width relative to `predicted`, and
-    whether `outcome` lies within twice that half-width of `predicted`."""
+    whether `outcome` lies within the interval doubled about its centre (``within_twice``)."""
     half = (high - low) / 2
     return {"inside": bool(low <= outcome <= high), "half_width": half / predicted if predicted else math.inf,
-            "within_twice": bool(abs(outcome - predicted) <= 2 * half)}
+            "within_twice": within_twice(low, high, outcome)}
+
+
+def within_twice(low: float, high: float, outcome: float) -> bool:
+    """Whether `outcome` lies within twice the interval's half-width of its centre, both in log ratio
+    (every interval here is symmetric in log ratio about its centre, sqrt(low x high)): in
+    [low x (low / high)^(1/2), high x (high / low)^(1/2)].  The centre, not the point prediction: a
+    validation interval is centred where the evidence puts a step (its anchor and offset), so a step
+    inside its interval is never beyond twice it.  For a plain margin the centre is the prediction."""
+    if not (0 < low <= high and outcome > 0):
+        return bool(low <= outcome <= high)
+    return abs(math.log(outcome / math.sqrt(low * high))) <= math.log(high / low)
 
 
 def coverage(checks: Sequence[Mapping]) -> dict:
