@@ -22,9 +22,10 @@ sizes, never from the run it judges.  The gate holds the intervals to their prom
 * the coverage is judged the same way: where the cases' single runs put fewer steps than the floor
   inside, every case judged by its single run that has a step outside is validated again in three
   fresh processes, and the share is that of the medians.  One run's steps are not independent draws:
-  a burst of the machine's noise moves many steps of a run together (a fresh clone's gate on another
-  machine put four of the six BLS12-381 punch-card steps 8% to 11% above their predictions in one
-  run), which the binomial floor does not allow for; a model that misses misses in every process.
+  a burst of the machine's noise moves many steps of a run together (one run on another machine put
+  three of the six BLS12-381 punch-card steps 18% to 25% below their predictions, the next three
+  processes within 1% to 21% of them), which the binomial floor does not allow for; a model that misses
+  misses in every process.
 
 The runs are small (one parameter set or size per scheme) so that `make test` stays within its time
 budget.  A test below shows that the check does catch a step whose counts leave out half its work.
