@@ -24,8 +24,8 @@ sizes, never from the run it judges.  The gate holds the intervals to their prom
   fresh processes, and the share is that of the medians.  One run's steps are not independent draws:
   a burst of the machine's noise moves many steps of a run together (one run on another machine put
   three of the six BLS12-381 punch-card steps 18% to 25% below their predictions; the next three
-  processes put them between -7% and +21%), which the binomial floor does not allow for; a model that misses
-  misses in every process.
+  processes put them between -7% and +21%), which the binomial floor does not allow for; a model that
+  misses misses in every process.
 
 The runs are small (one parameter set or size per scheme) so that `make test` stays within its time
 budget.  A test below shows that the check does catch a step whose counts leave out half its work.

@@ -46,8 +46,8 @@ Two kinds of evidence, each left out where it would judge itself:
   the previous run's pairings) beyond twice its half-width, and held fewer steps beside a busy
   process; the groups are kept to report coverage by.  Judged with their own scheme and size left out
   (``cross_validated``), the committed runs' 780 checks (two collections of the punch cards and vector
-  commitments eleven hours apart, two of the mixnet twenty minutes apart, one of CS03): 704 inside (90%; 91% quiet, 89% beside a busy process), median half-width
-  5.9%.  The evidence must span more than one sitting: the 402 checks of one quiet quarter of an hour
+  commitments eleven hours apart, two of the mixnet twenty minutes apart, one of CS03): 704 inside
+  (90%; 91% quiet, 89% beside a busy process), median half-width 5.9%.  The evidence must span more than one sitting: the 402 checks of one quiet quarter of an hour
   alone gave 3.6%, and the mixnet's steps in the next quarter of an hour lay outside 5 times in 22.
   The figures below are those of the first 402 checks (commit 82e0b52): 362 inside, median half-width
   8.7% (symmetric margins about the median prediction, grouped: 363, and 11.6%).  The floor was picked

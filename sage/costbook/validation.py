@@ -298,10 +298,10 @@ def validate_clocked_together(cases, backend: str, profile: Profile | None = Non
     batches."""
     profile = profile or default_profile()
     ops, clocks = {}, []
-    before = cold_start[0] if cold_start is not None else (lambda: None)
-    probe_clock = StepClock()
+    before, probe_clock = (lambda: None), None
     if cold_start is not None:
-        first = cold_start[1]
+        before, first = cold_start
+        probe_clock = StepClock()
 
         def probed():
             probe_clock.new_run()
@@ -327,9 +327,7 @@ def validate_clocked_together(cases, backend: str, profile: Profile | None = Non
     # a run takes far longer than a batch, so it is timed once per round
     timed, prices = _timed_with_prices([counts for _, counts, _ in cases], ops, backend, profile,
                                        "validate_clocked", warmup_seconds=0.0, rewarm_long=cold_start is None)
-    cold = None
-    if cold_start is not None:
-        cold = summarize([r[COLD] - r[WARM] for r in probe_clock.timed_runs], 1)
+    cold = None if probe_clock is None else summarize([r[COLD] - r[WARM] for r in probe_clock.timed_runs], 1)
     out = []
     for i, (run, counts, replay) in enumerate(cases):
         clock, replay_clock = clocks[i]
