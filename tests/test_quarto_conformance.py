@@ -19,7 +19,12 @@ sources so that they do not:
     output loading a script, no HTML output left for Quarto to take for a JavaScript widget
     (require.js and jQuery from a CDN) once the project's ipynb-filters ran, no run timestamps or
     widget state in the notebooks;
-  * one stylesheet for both renderers (`format.html.css`), with the table and output rules.
+  * one stylesheet for both renderers (`format.html.css`), with the table and output rules;
+  * math as pandoc reads it: an inline formula with a space after its opening `$` or before its
+    closing one is text to pandoc (and so to Quarto), though the offline renderer's Markdown takes it;
+  * a render leaves the tree as it found it: .gitignore holds the lines Quarto adds when they are
+    missing, and every project.resources glob is anchored at the root (Quarto matches an unanchored
+    one at any depth, build/ included).
 
     python tests/test_quarto_conformance.py [ROOT]   runs every check on a checkout (default: this
                                                      one) and prints the violations per check
@@ -51,6 +56,11 @@ _YEAR_TOKEN = re.compile(r"\b(\d{4}[a-z]?|n\.d\.(?:-[a-z])?)")
 
 def config(root: Path) -> dict:
     return yaml.safe_load((root / "_quarto.yml").read_text(encoding="utf-8")) or {}
+
+
+def resources(root: Path) -> list[str]:
+    """project.resources as globs from the root (Quarto reads "/x" from the root, "x" as "**/x")."""
+    return [str(r) for r in (config(root).get("project") or {}).get("resources") or []]
 
 
 def html_format(root: Path) -> dict:
@@ -248,9 +258,60 @@ def option_violations(root: Path) -> list[str]:
         out.append("_quarto.yml: book.repo-actions without book.repo-url (Quarto warns and drops the links)")
     if "repo-url" in book and not str(book.get("repo-url") or "").startswith(("https://", "http://")):
         out.append("_quarto.yml: book.repo-url is not a URL")
-    for res in (config(root).get("project") or {}).get("resources") or []:
-        if not any(root.glob(str(res))):
+    for res in resources(root):
+        if not res.startswith("/"):
+            out.append(f"_quarto.yml: project.resources {res} does not start with / (Quarto matches it at any "
+                       "depth: a render after make book copies build/quarto-project's files into the book)")
+        elif not any(root.glob(res.lstrip("/"))):
             out.append(f"_quarto.yml: project.resources {res} matches no file")
+    return out
+
+
+#: what Quarto appends to .gitignore on every render when a line is missing (project-gitignore.ts)
+QUARTO_GITIGNORE = ("/.quarto/", "**/*.quarto_ipynb")
+
+
+def gitignore_violations(root: Path) -> list[str]:
+    path = root / ".gitignore"
+    lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()] if path.is_file() else []
+    return [f".gitignore: no line {entry!r} (quarto render appends it, and the tree is no longer clean)"
+            for entry in QUARTO_GITIGNORE if entry not in lines]
+
+
+def _pandoc_strays(markdown: str) -> list[str]:
+    """The text around each `$` that pandoc's Markdown reader leaves as text (not math, not code, not
+    an escaped \\$)."""
+    import pypandoc
+    ast = json.loads(pypandoc.convert_text(markdown.replace("\\$", "\u00a4"), "json", format="markdown"))
+    found = []
+
+    def text(inlines):
+        return "".join(i["c"] if i.get("t") == "Str" else " " if i.get("t") in ("Space", "SoftBreak") else
+                       (i["c"][1] if i.get("t") in ("Math", "Code") else "") for i in inlines)
+
+    def walk(node):
+        if isinstance(node, list):
+            at = [i for i, item in enumerate(node) if isinstance(item, dict) and item.get("t") == "Str" and "$" in item["c"]]
+            if at:                      # one report per run of text, from its first stray $ to its last
+                found.append(text(node[max(0, at[0] - 4):at[-1] + 4]))
+            for item in node:
+                walk(item)
+        elif isinstance(node, dict):
+            walk(node.get("c"))
+
+    walk(ast["blocks"])
+    return found
+
+
+def math_delimiter_violations(root: Path) -> list[str]:
+    out = []
+    for page in pages(root):
+        _, markdown = front_matter_and_markdown(root, page)
+        if page.endswith(".ipynb"):
+            nb = json.loads((root / page).read_text(encoding="utf-8"))
+            markdown += "".join("\n\n" + text for mime, text in outputs(nb) if mime == "text/markdown")
+        out += [f"{page}: a $ that pandoc reads as text, not math (a space inside the $...$?): {near!r}"
+                for near in _pandoc_strays(markdown)]
     return out
 
 
@@ -266,7 +327,7 @@ def mathjax_violations(root: Path) -> list[str]:
         out.append(f"_quarto.yml: html-math-method url {url} is not a local file")
     elif path.resolve() != (render.find_mathjax() / render.MATHJAX_FILE).resolve():
         out.append(f"_quarto.yml: html-math-method url {url} is not the pinned package's MathJax")
-    if url not in ((config(root).get("project") or {}).get("resources") or []):
+    if "/" + url.lstrip("/") not in resources(root):
         out.append(f"_quarto.yml: the MathJax file {url} is not in project.resources (Quarto would not copy it)")
     if config(root).get("mathjax") is not False:
         out.append("_quarto.yml: `mathjax: false` missing (Quarto's template then loads a polyfill script from a CDN)")
@@ -380,8 +441,7 @@ def live_violations(root: Path) -> list[str]:
     copy: every script is a path relative to the page (chapters/*.html land in _book/chapters/), to a
     file in project.resources; every scheme a block shows has its data beside the chapter
     (live/<scheme>.json, which the page fetches), in project.resources too."""
-    resources = [str(r) for r in (config(root).get("project") or {}).get("resources") or []]
-    shipped = lambda path: any(p.resolve() == path for r in resources for p in root.glob(r))
+    shipped = lambda path: any(p.resolve() == path for r in resources(root) for p in root.glob(r.lstrip("/")))
     out = []
     for page, nb in notebooks(root).items():
         folder = (root / page).parent
@@ -490,6 +550,8 @@ SOURCE_CHECKS = {
     "css": css_violations,
     "nocite": nocite_violations,
     "per-page labels": per_page_label_violations,
+    "gitignore": gitignore_violations,
+    "math delimiters": math_delimiter_violations,
 }
 
 
@@ -591,6 +653,19 @@ def test_checks_catch_what_they_look_for(tmp_path):
     assert "index.qmd: a is 'Doe 2020' on this page, 'Doe 2020a' in the book" in found
     assert offline_label_violations({"x.html": '<a href="#ref-a">Doe 2020a</a>', "y.html": '<a href="../r.html#ref-a">2020</a>'})
     assert offline_network_violations({"x.html": '<script src="https://cdn.example.org/require.js"></script>'})
+    # Table 4.10's formula as it was: a space before the closing $ (pandoc: text), and a clean one
+    nb["cells"][0]["source"] = ["# A\n\n| a | b |\n|---|---|\n| $(L-2) + \\lvert \\rho\\rvert $ bits | $x$ and \\$5 |\n"]
+    (tmp_path / "chapters" / "01-a.ipynb").write_text(json.dumps(nb))
+    found = math_delimiter_violations(tmp_path)
+    assert len(found) == 1 and found[0].startswith("chapters/01-a.ipynb: a $ that pandoc reads as text") and "(L-2)" in found[0]
+    assert gitignore_violations(tmp_path) == [
+        ".gitignore: no line '/.quarto/' (quarto render appends it, and the tree is no longer clean)",
+        ".gitignore: no line '**/*.quarto_ipynb' (quarto render appends it, and the tree is no longer clean)"]
+    (tmp_path / ".gitignore").write_text("build/\n/.quarto/\n**/*.quarto_ipynb\n")
+    assert gitignore_violations(tmp_path) == []
+    (tmp_path / "_quarto.yml").write_text("project:\n  type: book\n  resources: [x.js, /x.js, /none.js]\n")
+    assert [v.split(" (")[0].split(" does")[0] for v in option_violations(tmp_path)] == [
+        "_quarto.yml: project.resources x.js", "_quarto.yml: project.resources /none.js matches no file"]
 
 
 def test_ipynb_filter_gives_html_outputs_as_raw_html_blocks():
