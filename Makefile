@@ -8,7 +8,7 @@
 #   make test   set up .venv, run the library tests and strict nbval on the committed chapters (two
 #               workers), then the validation tests alone
 #
-# Other targets: setup, measure, chapters, render, bench-self (time make book and make test here), calibrate (the
+# Other targets: setup, setup-publish (what a Quarto render alone needs), measure, chapters, render, bench-self (time make book and make test here), calibrate (the
 # committed validation runs the prediction intervals are made from), reference (re-execute the committed
 # chapters against the committed reference file), measure-reference (full profile),
 # measure-dalek (re-time curve25519-dalek 2.0.0, the punch-card seed's library; needs cargo), clean,
@@ -29,7 +29,7 @@ PY     := $(VENV)/bin/python
 PROFILE ?= quick
 MEASURED := build/measurements/this-machine.json
 
-.PHONY: book pdf setup measure measured chapters render test bench-self reference measure-reference measure-dalek calibrate screenshots clean lab chapter
+.PHONY: book pdf setup setup-publish measure measured chapters render test bench-self reference measure-reference measure-dalek calibrate screenshots clean lab chapter
 
 book: render
 	@echo "Book: file://$(CURDIR)/build/book/index.html (works from file://, offline)"
@@ -74,6 +74,14 @@ $(VENV)/.installed: requirements.txt requirements-excluded.txt pyproject.toml
 	  $(UV_INSTALL) --no-deps --no-build-isolation -e . || { $(PIP_IN_VENV) --no-deps --no-build-isolation -e .; }
 	touch $@
 
+# What a Quarto render of the committed chapters needs and no more (the publish workflow: about 400 MB
+# where make setup installs 4 GB): the names in requirements-publish.txt at requirements.txt's versions.
+setup-publish:
+	@command -v $(PYTHON_SYSTEM) >/dev/null || { echo "need $(PYTHON_SYSTEM)"; exit 1; }
+	test -x $(PY) || $(PYTHON_SYSTEM) -m venv $(VENV)
+	$(PY) -m pip install --quiet --only-binary :all: -c requirements.txt -r requirements-publish.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+
 # PROFILE, JOBS and FRESH reach the commands as environment variables, unexpanded ($(value ...)),
 # as for `make chapter` below: none appears in a recipe line, so no shell parses them.
 unexport PROFILE JOBS FRESH
@@ -102,17 +110,17 @@ chapters: setup
 # The PDF (python -m costbook.book.pdf): the offline book's pages -> pandoc -> Typst -> PDF, no TeX;
 # remade only when a page changed.  With quarto on PATH, Quarto renders the same executed chapters
 # too: a copy of the project with build/chapters in place of the committed notebooks (python -m
-# costbook.book.quarto), rendered to HTML inside the copy into build/quarto-project/_book, with the
-# same PDF beside it for its "Download PDF" link.  Quarto's pages load their OJS cells (the live
-# estimates) with requests that a browser refuses to pages opened from file://, so the Quarto book
-# is served over HTTP: the command that does it is printed (the offline book needs no server).
+# costbook.book.quarto), rendered inside the copy into build/quarto-project/_book; Quarto's
+# post-render step (_quarto.yml) puts the PDF made here beside it ($$COSTBOOK_PDF), for its
+# "Download PDF" link.  The live estimates fetch their data, which a browser refuses to a page opened
+# from file://, so the Quarto book is served over HTTP: the command that does it is printed (the
+# offline book embeds the data and needs no server).
 render: chapters
 	COSTBOOK_MEASUREMENTS=$(CURDIR)/$(MEASURED) $(PY) -m costbook.book.render --project . --notebooks build/chapters --out build/book
 	$(PY) -m costbook.book.pdf --project . --book build/book
 	@if command -v quarto >/dev/null; then \
 	  $(PY) -m costbook.book.quarto --project . --notebooks build/chapters --out build/quarto-project && \
-	  cd build/quarto-project && QUARTO_PYTHON=$(CURDIR)/$(PY) quarto render --to html && \
-	  cp $(CURDIR)/build/book/costbook.pdf _book/costbook.pdf && \
+	  cd build/quarto-project && COSTBOOK_PDF=$(CURDIR)/build/book/costbook.pdf QUARTO_PYTHON=$(CURDIR)/$(PY) quarto render && \
 	  echo "Quarto book: build/quarto-project/_book (its live estimates need a web server, not file://):" && \
 	  echo "  python3 -m http.server --bind 127.0.0.1 --directory build/quarto-project/_book 8000" && \
 	  echo "  then open http://127.0.0.1:8000/ (or: cd build/quarto-project && quarto preview)"; fi

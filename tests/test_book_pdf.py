@@ -7,6 +7,9 @@ the same order; nothing is set beyond the page; a PDF made from the same pages i
 from __future__ import annotations
 
 import html
+import os
+import subprocess
+import sys
 import re
 from pathlib import Path
 
@@ -117,9 +120,44 @@ def test_both_html_books_link_the_pdf(book):
     folder, _ = book
     config = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))
     assert "pdf" in config["book"]["downloads"] and config["book"]["output-file"] == "costbook"   # Quarto's link
-    assert "typst" in config["format"]                                                          # Quarto's PDF
+    # Quarto's link goes to the book's own PDF, which the post-render step writes (no Typst format of
+    # Quarto's own: its book drops the rows of tables longer than a page)
+    assert "typst" not in config["format"] and "pdf" not in config["format"]
+    assert config["project"]["post-render"] == "sage/costbook/book/assets/quarto_post_render.py"
     page = (folder / "chapters" / "02-punch-cards.html").read_text(encoding="utf-8")
     assert '<a class="download-pdf" href="../costbook.pdf" download>Download PDF</a>' in page
+
+
+def _post_render(env: dict) -> subprocess.CompletedProcess:
+    """The post-render script as Quarto runs it: QUARTO_PYTHON, in the project folder."""
+    import yaml
+    script = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))["project"]["post-render"]
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(("QUARTO_", "COSTBOOK_PDF"))}
+    return subprocess.run([sys.executable, script], cwd=ROOT, env={**keep, **env}, capture_output=True, text=True, timeout=120)
+
+
+def test_quartos_post_render_puts_the_books_pdf_behind_its_download_link(book, tmp_path):
+    folder, path = book
+    out = tmp_path / "_book"
+    done = _post_render({"QUARTO_PROJECT_OUTPUT_DIR": str(out), "QUARTO_PROJECT_RENDER_ALL": "1", "COSTBOOK_PDF": str(path)})
+    assert done.returncode == 0, done.stderr
+    assert (out / "costbook.pdf").read_bytes() == path.read_bytes() and done.stdout.count("\n") == 1
+    assert [p.name for p in out.iterdir()] == ["costbook.pdf"]              # no stamp, no temporary file
+    # a render of some pages only keeps the last full render's PDF
+    (out / "costbook.pdf").write_bytes(b"earlier")
+    done = _post_render({"QUARTO_PROJECT_OUTPUT_DIR": str(out), "COSTBOOK_PDF": str(path)})
+    assert done.returncode == 0 and (out / "costbook.pdf").read_bytes() == b"earlier"
+
+
+@pytest.mark.parametrize("env, says", [
+    ({}, "QUARTO_PROJECT_OUTPUT_DIR is not set"),
+    ({"QUARTO_PROJECT_OUTPUT_DIR": "_book", "QUARTO_PROJECT_RENDER_ALL": "1", "COSTBOOK_PDF": "/nonexistent/x.pdf"},
+     "COSTBOOK_PDF=/nonexistent/x.pdf: no such file"),
+])
+def test_quartos_post_render_refuses_in_one_line(env, says):
+    done = _post_render(env)
+    assert done.returncode == 2 and done.stderr.strip().startswith("post-render: error:") and says in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
 
 
 def test_a_missing_page_is_one_line_and_exit_2(tmp_path, capsys):

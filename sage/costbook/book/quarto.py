@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import argparse
 import glob
+import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path, PurePosixPath
 
 from .project import BookConfigError, load_config, toc
 
-__all__ = ["prepare_project", "main"]
+__all__ = ["prepare_project", "post_render", "main"]
 
 _KEEP = {"_book", ".quarto"}     # Quarto's output and cache from an earlier render of the copy
 
@@ -43,9 +45,16 @@ def _named_files(root: Path, config) -> set[Path]:
                 found.add(path)
 
     walk(config)
-    for pattern in (config.get("project") or {}).get("resources") or []:
-        found |= {Path(p) for p in glob.glob(str(root / str(pattern)), recursive=True) if Path(p).is_file()}
+    for pattern in resource_globs(config):
+        found |= {Path(p) for p in glob.glob(str(root / pattern), recursive=True) if Path(p).is_file()}
     return found
+
+
+def resource_globs(config) -> list[str]:
+    """project.resources as globs relative to the project root.  Quarto anchors a glob that starts
+    with "/" at the root and reads any other as "**/<glob>" (at any depth); the book anchors all of
+    them (tests/test_quarto_conformance.py), so here they are read from the root either way."""
+    return [str(g).lstrip("/") for g in (config.get("project") or {}).get("resources") or []]
 
 
 def prepare_project(project_root: Path, notebook_dir: Path | None, out_dir: Path) -> list[Path]:
@@ -80,6 +89,49 @@ def prepare_project(project_root: Path, notebook_dir: Path | None, out_dir: Path
         shutil.copyfile(source, dest)
         written.append(dest)
     return written
+
+
+def post_render(root: Path, environ=os.environ) -> int:
+    """Quarto's project.post-render step: the book's own PDF as <output-dir>/<output-file>.pdf, the
+    file the sidebar's "Download PDF" links.
+
+    After a full render (Quarto sets QUARTO_PROJECT_RENDER_ALL) it copies $COSTBOOK_PDF when that is
+    set (make book made the PDF already), else renders the offline book of the project's notebooks
+    into a temporary folder and makes its PDF (python -m costbook.book.pdf: no Sage, no TeX).  After
+    a render of some pages only, the PDF from the last full render stays.  Quarto runs it with
+    QUARTO_PYTHON, in the project folder; it prints one line and returns an exit status."""
+    from . import interrupt, pdf, render
+    from .. import atomic
+    output_dir = environ.get("QUARTO_PROJECT_OUTPUT_DIR")
+    if not output_dir:
+        print("post-render: error: QUARTO_PROJECT_OUTPUT_DIR is not set (quarto render runs this step)", file=sys.stderr)
+        return 2
+    root = Path(root).resolve()
+    out = root / output_dir
+    try:
+        dest = out / render.pdf_name(load_config(root))
+        if environ.get("QUARTO_PROJECT_RENDER_ALL") != "1":
+            print(f"post-render: some pages only; {dest.name} is the last full render's")
+            return 0
+        made = environ.get("COSTBOOK_PDF")
+        with interrupt.raised_as_exception():
+            if made:
+                if not Path(made).is_file():
+                    raise BookConfigError(f"COSTBOOK_PDF={made}: no such file")
+                atomic.copy_file(Path(made), dest)
+            else:
+                with tempfile.TemporaryDirectory(prefix="costbook-pdf-") as tmp:
+                    render.render_book(root, Path(tmp) / "book", root)
+                    atomic.copy_file(pdf.build_pdf(root, Path(tmp) / "book", Path(tmp) / dest.name), dest)
+    except (BookConfigError, render.RenderError, pdf.PdfError, OSError) as e:
+        print(f"post-render: error: {e}", file=sys.stderr)
+        return 2
+    except interrupt.Interrupted as e:
+        interrupt.say(f"{e.name} while writing {dest}; the PDF there is whole, from this render or the one before")
+        interrupt.exit_by(e.signum)
+    print(f"post-render: {dest.relative_to(root) if dest.is_relative_to(root) else dest} "
+          f"({'copied from ' + made if made else 'the offline book made into a PDF'})")
+    return 0
 
 
 def main(argv=None) -> int:
