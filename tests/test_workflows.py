@@ -78,5 +78,49 @@ def test_a_workflow_publishes_the_book_with_quartos_actions():
     publish = next(s for s in steps(found[0]) if str(s.get("uses", "")).startswith("quarto-dev/quarto-actions/publish@"))
     assert publish["with"]["target"] == "gh-pages"
     assert found[0]["permissions"]["contents"] == "write"      # publish pushes the gh-pages branch
-    runs = " ".join(s.get("run", "") for s in steps(found[0]))
-    assert "make setup" in runs             # the kernel's Python and the MathJax _quarto.yml ships
+    runs = [s.get("run", "").strip() for s in steps(found[0])]
+    # only what the render needs (MathJax, the notebook filter's Python, the post-render PDF), not Sage
+    assert "make setup-publish" in runs and "make setup" not in runs
+    setup_python = next(s for s in steps(found[0]) if str(s.get("uses", "")).startswith("actions/setup-python@"))
+    assert setup_python["with"]["cache"] == "pip"
+    names = lambda text: {line.split("#")[0].strip().lower() for line in text.splitlines()} - {""}
+    pinned = {line.split("==")[0].strip().lower().replace("_", "-") for line in
+              (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines() if "==" in line}
+    assert names((ROOT / "requirements-publish.txt").read_text(encoding="utf-8")) <= pinned
+
+
+def _first_publish_step(workflow: dict) -> dict:
+    ordered = steps(workflow)
+    publish = next(i for i, s in enumerate(ordered) if str(s.get("uses", "")).startswith("quarto-dev/quarto-actions/publish@"))
+    made = [s for s in ordered[:publish] if "gh-pages" in s.get("run", "")]
+    assert made, "no step before publish makes sure the remote has a gh-pages branch"
+    return made[0]
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_the_first_publish_creates_the_gh_pages_branch_and_says_what_to_set(tmp_path):
+    """quarto publish gh-pages stops in CI when the remote has no gh-pages branch: the workflow's step
+    before it creates one (empty), says once which Pages settings to choose, and leaves an existing
+    branch alone.  Run here, as the runner would, against a local remote."""
+    step = _first_publish_step(workflows()["book.yml"])
+    origin, work = tmp_path / "origin.git", tmp_path / "work"
+    _git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(origin))
+    _git(tmp_path, "init", "--quiet", "-b", "main", str(work))
+    _git(work, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "--allow-empty", "-m", "book")
+    _git(work, "remote", "add", "origin", str(origin))
+    _git(work, "push", "--quiet", "origin", "main")
+    run = lambda: subprocess.run(["bash", "-e", "-c", step["run"]], cwd=work, capture_output=True, text=True, timeout=60)
+
+    first = run()
+    assert first.returncode == 0, first.stderr
+    branch = _git(origin, "rev-parse", "refs/heads/gh-pages")
+    assert _git(origin, "ls-tree", branch) == ""                   # an empty tree: nothing of main published
+    assert "::notice" in first.stdout and "Settings > Pages" in first.stdout and "gh-pages" in first.stdout
+    assert _git(origin, "rev-parse", "refs/heads/main") != branch
+
+    again = run()
+    assert again.returncode == 0, again.stderr
+    assert _git(origin, "rev-parse", "refs/heads/gh-pages") == branch and "::notice" not in again.stdout
