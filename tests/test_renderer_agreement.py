@@ -158,9 +158,9 @@ if __name__ == "__main__":
 
 
 def test_make_book_says_how_to_open_each_book():
-    """Quarto's pages load their OJS cells with requests that a page opened from file:// never completes:
-    make book prints the command that serves the Quarto book, and a file:// link only for the offline
-    book, which works from file://."""
+    """Quarto's pages fetch their live estimates' data (live/<scheme>.json), which a browser refuses to a
+    page opened from file://: make book prints the command that serves the Quarto book, and a file://
+    link only for the offline book, which embeds the data and works from file://."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     render = makefile[makefile.index("\nrender:"):]
     render = render[:render.index("\n\n")]
