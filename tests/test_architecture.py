@@ -503,6 +503,8 @@ ENVIRONMENT_READERS = {
     "costbook/book/execute.py": "the chapter runner: make passes CHAPTER, SET and MEASUREMENTS as variables, "
                                 "and it sets COSTBOOK_MEASUREMENTS for the kernel",
     "costbook/book/render.py": "the book renderer: names the measurement file the pages were made from",
+    "costbook/book/quarto.py": "Quarto's post-render step: Quarto passes the output folder and whether the "
+                               "render was whole as variables, make book the PDF it made",
     "costbook/measurements.py": "COSTBOOK_ROOT (where the project is) and --source book (COSTBOOK_MEASUREMENTS); "
                                 "to move into the CLI (not this issue's file)",
     "costbook/measure.py": "sets thread-count variables before a measurement (setdefault reads them)",

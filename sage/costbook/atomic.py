@@ -1,28 +1,72 @@
-"""Files costbook writes (the book's build, exported files), each replaced in one rename: a reader (or the next build) sees the
-old file or the new one, never half of one.  A write that is interrupted (Ctrl-C, SIGTERM raised as
-an exception by costbook.book.interrupt) removes its temporary file; only SIGKILL can leave one, and
-it is named `.<name>.<pid>.tmp` beside the file, which nothing reads.
+"""Files costbook writes (the book's build, measurement and exported files), each replaced in one
+rename: a reader (or the next build) sees the old file or the new one, never half of one.
+
+The temporary is made by `tempfile.mkstemp` in the target's folder (a name no one can guess and a
+file no one else made, so a planted symlink is never followed), named `.<name>.<pid>.<random>.tmp`:
+the writer's pid tells a temporary whose writer died (SIGKILL runs no cleanup; the next write removes
+it) from one still being written.  An interrupted write (Ctrl-C, SIGTERM raised as an exception by
+costbook.book.interrupt) removes its own.
 """
 from __future__ import annotations
 
+import glob
 import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Callable
 
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
 
-def temporary_for(path: Path, pid: int | None = None) -> Path:
-    """Where process `pid` (default: this one) writes `path` before renaming it into place."""
+
+def _prefix(path: Path, pid: int) -> str:
+    return f".{path.name}.{pid}."
+
+
+def temporaries_of(path: Path, pid: int | None = None) -> list[Path]:
+    """The temporaries process `pid` (default: this one) has beside `path`."""
     path = Path(path)
-    return path.with_name(f".{path.name}.{os.getpid() if pid is None else pid}.tmp")
+    pid = os.getpid() if pid is None else pid
+    return sorted(path.parent.glob(glob.escape(_prefix(path, pid)) + "*.tmp"))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:           # alive, owned by someone else
+        return True
+    return True
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Remove the temporaries beside `path` whose writer is gone; one still being written stays."""
+    path = Path(path)
+    ours, removed = f".{path.name}.", []
+    for tmp in path.parent.glob(glob.escape(ours) + "*.tmp"):
+        pid = tmp.name[len(ours):].split(".", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            try:
+                tmp.unlink()
+                removed.append(tmp)
+            except FileNotFoundError:    # another writer removed it first
+                pass
+    return removed
 
 
 def replace(path: Path, write: Callable[[Path], object]) -> Path:
-    """`write(temporary)` writes the new content; then it takes `path`'s place in one rename."""
+    """`write(temporary)` writes the new content; then it takes `path`'s place in one rename (a
+    symlink at `path` is replaced, never followed)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = temporary_for(path)
+    remove_stale_temporaries(path)
+    fd, name = tempfile.mkstemp(prefix=_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
+    tmp = Path(name)
     try:
+        os.close(fd)
+        os.chmod(tmp, 0o666 & ~_UMASK)       # as an ordinary new file (mkstemp makes it 0600)
         write(tmp)
         os.replace(tmp, path)
     except BaseException:

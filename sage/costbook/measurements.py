@@ -34,18 +34,16 @@ stated or, marked ``completed``, how it was completed from the reference machine
 from __future__ import annotations
 
 import errno
-import glob
 import hashlib
 import json
 import os
 import re
 import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from . import measurement_schema
+from . import atomic, measurement_schema
 
 SCHEMA = measurement_schema.DOCUMENT["properties"]["schema"]["const"]
 #: {unit: seconds}, as measurement.schema.json declares them
@@ -294,58 +292,18 @@ def load(path) -> MeasurementSet:
 
 
 def write_atomic(mset_or_data, path) -> Path:
-    """Validate, then write via a temporary file and rename, so that an
+    """Validate, then write through costbook.atomic (a temporary and a rename), so that an
     interrupted run never leaves a half-written file in place of the old one."""
     data = mset_or_data.to_json() if isinstance(mset_or_data, MeasurementSet) else mset_or_data
     validate(data, path, on_disk=True)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_temporaries(path)
-    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
+
+    def write(tmp: Path):
+        with open(tmp, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1, sort_keys=False)
             f.write("\n")
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-def _temporary_prefix(path: Path, pid: int) -> str:
-    # the writer's pid in the name tells a stale temporary (its writer is gone) from a live one
-    return f".{path.name}.{pid}."
-
-
-def remove_stale_temporaries(path) -> list:
-    """Delete temporaries that write_atomic left beside `path` when its process was killed
-    (SIGKILL runs no cleanup); a temporary whose writer is still running is left alone."""
-    path = Path(path)
-    removed = []
-    ours = f".{path.name}."
-    for tmp in path.parent.glob(glob.escape(ours) + "*.tmp"):
-        pid = tmp.name[len(ours):].split(".", 1)[0]
-        if pid.isdigit() and not _process_alive(int(pid)):
-            try:
-                tmp.unlink()
-                removed.append(tmp)
-            except FileNotFoundError:    # another writer cleaned it first
-                pass
-    return removed
-
-
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:           # alive, owned by someone else
-        return True
-    return True
+    return atomic.replace(Path(path), write)
 
 
 # ---------------------------------------------------------------------------

@@ -498,7 +498,8 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
         interrupt.ignore_further_signals()
         interrupt.end_descendants()       # the measurement, the chapters' processes and their kernels
         for job in running.values():      # a temporary a killed process could not remove
-            atomic.temporary_for(job.dst, job.process.pid).unlink(missing_ok=True)
+            for tmp in atomic.temporaries_of(job.dst, job.process.pid):
+                tmp.unlink(missing_ok=True)
         e.stopped = [job.rel for job in running.values()]
         raise
     except Exception:                     # a bug here: no chapter process may outlive the runner
