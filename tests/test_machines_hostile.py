@@ -38,7 +38,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:Tight layout not applied")
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = ROOT / "chapters" / "91-machines.ipynb"
 #: a citation and a cross-reference a name must not make, beside HOSTILE's markup and mathematics
-CITES = " [@no-such-key] @tbl-machines-list | a|b "
+CITES = " [@no-such-key] @tbl-machines-list | a|b @zkalc X @lbl "
 PUBLIC_NAME = "Evil " + HOSTILE + CITES
 #: a contributed machine is named by its file: what a file name can hold of the same
 CONTRIBUTED_STEM = 'evil <img src=x onerror=alert(8)> | *em* $\\href{javascript:alert(9)}{m}$ [@no-such-key] @tbl-x'
@@ -159,6 +159,9 @@ def test_the_prose_names_the_machines_as_text(appendix):
                                                               extra_args=["--mathjax"])),
                              ("the offline renderer", ChapterMarkdown(chapters[1])(markdown))):
             assert markup_problems(html, NOTE_TAGS) == [], reader
+            if reader == "the offline renderer":     # where the renderer then looks for citations
+                from costbook.book.citations import find_citations
+                assert find_citations(html) == [], html
             soup = BeautifulSoup(html, "html.parser")
             cited = [s.get("data-cites", "") for s in soup.find_all("span", class_="citation")]
             assert all(c == "tbl-machines-list" for c in cited), (reader, cited)   # the chapter's own
@@ -192,3 +195,38 @@ def test_a_file_name_in_a_tables_caption_or_head_cites_nothing():
         html = table.to_html()
         assert "@" not in html and "data-qmd" not in html
         assert "[@no-such-key] @tbl-x" in BeautifulSoup(html, "html.parser").get_text()
+
+
+#: what a public file's `source` may say (import zkalc --path/--repository writes it; anyone may
+#: contribute a file): each field as its characters in the machines table, never markup or a citation
+HOSTILE_SOURCES = [
+    {"citation": "zkalc", "path": "frontend/data/[@zkalc, <img src=x onerror=alert(11)>].json",
+     "library": "<script>alert(12)</script>", "curve": "@tbl-machines-list", "commit": "[@zkalc]<b>x</b>",
+     "benchmark": "zkalc <img src=x onerror=alert(13)> @zkalc"},
+    {"citation": "zkalc, <img src=x onerror=alert(14)>", "path": "x.json", "library": "arkworks",
+     "curve": "bls12_381", "commit": "0123456789"},
+    {"citation": "lbl", "path": "x.json", "library": "arkworks", "curve": "bls12_381", "commit": "0"},
+]
+
+
+@pytest.mark.parametrize("source", HOSTILE_SOURCES)
+def test_a_public_files_source_is_shown_as_text_in_the_machines_table(source):
+    """A public file's source.path, source.citation and the rest landed in appendix B as raw HTML (a
+    script ran in Chromium) or as a citation of the file's choosing; an unknown key stopped the book."""
+    from costbook.book.citations import find_citations
+    data = json.loads((ROOT / "measurements" / "public" / "aws-m6i-8xlarge.json").read_text(encoding="utf-8"))
+    data["provenance"]["source"].update(source)
+    mset = measurements.validate(data, "hostile-public.json")
+    machine = machines.Machine("public/hostile", "public", measurements.machine_words(mset), mset)
+    table = machines.machine_table([machine])
+    html = table.to_html()
+    assert markup_problems(html, TABLE_TAGS) == []
+    cited = [sp["data-qmd"] for sp in BeautifulSoup(html, "html.parser").find_all("span", attrs={"data-qmd": True})]
+    assert cited == (["[@zkalc]"] if source["citation"] == "zkalc" else [])    # the book's key only
+    assert find_citations(html.replace('data-qmd="[@zkalc]"', "")) == []
+    text = words(BeautifulSoup(html, "html.parser").get_text())
+    for field in ("library", "curve"):
+        assert words(source[field]) in text
+    assert words(Path(source["path"]).name) in text
+    if source["citation"] != "zkalc":
+        assert words(source["citation"]) in text

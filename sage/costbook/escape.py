@@ -26,9 +26,10 @@ _MATH = re.compile(r"[$\\]")
 # links, HTML and entities, attributes, citations (an "@" before a key: "CPU @ 2.20GHz" stays),
 # sub/superscript, tables, autolinks ("https:"), math.  Some go as entities: "<" and ">" (so the
 # Markdown holds no tag at all), a backslash and a dollar (nbconvert's Markdown reads "\\(" as
-# math, and the offline renderer keeps an escaped dollar, "\$", for MathJax to read)
+# math, and the offline renderer keeps an escaped dollar, "\$", for MathJax to read), and brackets
+# (nbconvert's Markdown reads "\[" as display math, where an "@" would be left for the citation pass)
 _MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]<>#|~^:&$]|@(?=[\w{])")
-_MARKDOWN_ENTITIES = {"<": "&lt;", ">": "&gt;", "\\": "&#92;", "$": "&#36;"}
+_MARKDOWN_ENTITIES = {"<": "&lt;", ">": "&gt;", "\\": "&#92;", "$": "&#36;", "[": "&#91;", "]": "&#93;"}
 # line breaks and other control characters: a phrase stays on its line (no heading, list or
 # HTML block of its own); a tab is left as it is
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]+")

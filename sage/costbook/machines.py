@@ -22,7 +22,7 @@ from pathlib import Path
 from . import compare, measurements, public, registry
 from .intervals import fmt_interval, unit_of
 from .keys import family_of, sizes as key_sizes
-from .report import FileWords, Table, cite, geometric_mean
+from .report import FileWords, Phrase, Table, bibliography_keys, cite, geometric_mean
 
 #: the kinds of machine, in the order a table shows them
 KINDS = ("reference", "public", "contributed", "seed")
@@ -219,13 +219,19 @@ def machine_table(machines) -> Table:
     many of its prices are stated there and how many are completed."""
     kinds = {f"public/{s['id']}": s["kind"] for s in public.sources()}
     t = Table(["machine", "in full", "kind", "prices from", "stated", "completed"])
+    bib_keys = bibliography_keys()
     for m in machines:
         stated, done = stated_count(m)
         src = m.mset.provenance.get("source")
         if m.kind == "public" and isinstance(src, dict):
-            where = (f"{src.get('benchmark', 'zkalc')} {cite(src.get('citation') or 'zkalc')}, {src.get('library')} on "
-                     f"{src.get('curve')} (commit {str(src.get('commit'))[:7]}, {Path(str(src.get('path'))).name}); "
-                     f"the rest completed from the reference machine")
+            # every word of `src` is the file's: shown as its characters; a citation only of a key the
+            # book's bibliography holds (any other would stop the render, or cite what the file chose)
+            key = str(src.get("citation") or "zkalc")
+            where = Phrase(FileWords(src.get("benchmark", "zkalc")), " ",
+                           cite(key) if key in bib_keys else FileWords(f"({key})"), ", ",
+                           FileWords(f"{src.get('library')} on {src.get('curve')} (commit {str(src.get('commit'))[:7]}, "
+                                     f"{Path(str(src.get('path'))).name})"),
+                           "; the rest completed from the reference machine")
         elif m.kind == "reference":
             where = "measured with the book's harness"
         else:

@@ -162,6 +162,26 @@ class FileWords(str):
     its characters, never read as a citation, in a table whose own cells may cite (``Table.citations``)."""
 
 
+class Phrase(str):
+    """A table cell of the book's words with a file's words inside ("zkalc [@zkalc], arkworks on ...
+    (x.json)"): each ``FileWords`` part shown as its characters, the book's parts citing as usual.
+    Its value as a string is the parts joined."""
+
+    def __new__(cls, *parts):
+        self = super().__new__(cls, "".join(str(p) for p in parts))
+        self.parts = tuple(p if isinstance(p, FileWords) else str(p) for p in parts)
+        return self
+
+
+def bibliography_keys() -> set:
+    """The keys of the book's references.bib (a file may name a source that is not one of them)."""
+    from .bibliography import Bibliography
+    try:
+        return set(Bibliography(_bibliography_path()).keys)
+    except Exception:       # no bibliography here: nothing a file names is a known key
+        return set()
+
+
 def _no_citation(escaped: str) -> str:
     """Escaped HTML text with "@" as a character reference, so that no renderer reads "[@key]" or
     "@key" in it as a citation or a cross-reference (Quarto reads raw HTML text as text: the same)."""
@@ -181,11 +201,12 @@ class Table:
     def add(self, *cells):
         if len(cells) != len(self.headers):
             raise ValueError(f"row has {len(cells)} cells, table has {len(self.headers)} columns")
-        self.rows.append([c if isinstance(c, FileWords) else cell_text(c) for c in cells])
+        self.rows.append([c if isinstance(c, (FileWords, Phrase)) else cell_text(c) for c in cells])
         return self
 
     def to_text(self) -> str:
-        rows = [[_citations_as_text(c) if self._cites(c) else c for c in r] for r in self.rows]
+        text = lambda c: _citations_as_text(c) if self._cites(c) else c
+        rows = [["".join(map(text, c.parts)) if isinstance(c, Phrase) else text(c) for c in r] for r in self.rows]
         cols = list(zip(self.headers, *rows)) if rows else [(h,) for h in self.headers]
         widths = [max(len(str(c)) for c in col) for col in cols]
         line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
@@ -198,7 +219,8 @@ class Table:
         align = [f' style="text-align: {a}"' for a in column_alignments(self.rows, len(self.headers))]
         # heads and the caption never cite (a machine's name or a file's name may stand there)
         head = "".join(f"<th{a}>{_no_citation(html_text(h))}</th>" for h, a in zip(self.headers, align))
-        cell = lambda c: (_citations_as_html if self._cites(c) else _no_citation)(html_text(c))
+        part = lambda c: (_citations_as_html if self._cites(c) else _no_citation)(html_text(c))
+        cell = lambda c: "".join(map(part, c.parts)) if isinstance(c, Phrase) else part(c)
         body = "".join("<tr>" + "".join(f"<td{a}>{cell(c)}</td>" for c, a in zip(r, align))
                        + "</tr>" for r in self.rows)
         cap = f"<caption>{_no_citation(html_text(self.caption))}</caption>" if self.caption else ""

@@ -36,6 +36,17 @@ TAGS_AND_CODE = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>|<script\b.*?</sc
 _REFS_DIV = re.compile(r'<div\b[^>]*\bid="refs"[^>]*>\s*</div>', re.I)
 
 
+# An "@" written as a character reference is a file's word shown as its character
+# (costbook.escape, costbook.report.Table), never a citation: it is kept as this private-use
+# character while the text is searched, and written back as "&#64;".
+_AT_ENTITY = re.compile(r"&#0*64;|&#x0*40;|&commat;", re.I)
+_KEPT_AT = "\ue040"
+
+
+def _unescape(text: str) -> str:
+    return html.unescape(_AT_ENTITY.sub(_KEPT_AT, text))
+
+
 def _is_xref(key: str) -> bool:
     return key.startswith(_XREF_PREFIXES)
 
@@ -46,7 +57,7 @@ def find_citations(body: str) -> list[tuple[str, list[str]]]:
     for piece in TAGS_AND_CODE.split(body):
         if piece.startswith("<") or "@" not in piece:
             continue
-        text = html.unescape(piece)
+        text = _unescape(piece)
         for m in _BRACKETED.finditer(text):
             keys = [k for k in _ITEM_KEY.findall(m.group(1)) if not _is_xref(k)]
             if keys:
@@ -105,10 +116,10 @@ class Bibliography(_Bibliography):
 
         def sub_piece(text: str) -> str:
             # `text` is HTML-escaped text; citations are found in its unescaped form.
-            plain = html.unescape(text)
+            plain = _unescape(text)
             if plain == text:
                 return _replace(text, by_source)
-            return _replace(plain, by_source, escape=True)
+            return _replace(plain, by_source, escape=True).replace(_KEPT_AT, "&#64;")
 
         results = []
         for body, citations, refs_page in zip(bodies, found, refs_pages):

@@ -122,11 +122,13 @@ def unlink(fragment: str) -> str:
 
 
 class _InlineParser(MathInlineParser):
-    """Keep `\\$` as `\\$` so that MathJax (processEscapes) shows a dollar, not math."""
+    """Keep `\\$` as `\\$` so that MathJax (processEscapes) shows a dollar, not math; and read `\\@`
+    as pandoc does, an "@" that is never a citation or a cross-reference: it is written as "&#64;",
+    which the citation and cross-reference passes over the page's HTML leave alone."""
 
     def parse_escape(self, m, state):
-        if m.group(0) == "\\$":
-            state.append_token({"type": "inline_html", "raw": "\\$"})
+        if m.group(0) in ("\\$", "\\@"):
+            state.append_token({"type": "inline_html", "raw": "\\$" if m.group(0) == "\\$" else "&#64;"})
             return m.end()
         return super().parse_escape(m, state)
 
