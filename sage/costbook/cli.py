@@ -391,13 +391,16 @@ def cmd_validate(args) -> int:
     return 0
 
 
-def _load_each(paths, describe) -> int:
+def _load_each(paths, describe, also=None) -> int:
     """Load every file, good ones described on stdout, bad ones one line each on stderr (a crash
-    on one file does not stop the others); exit code 2 if any was bad."""
+    on one file does not stop the others); exit code 2 if any was bad.  `also(path, mset)` raises
+    MeasurementFileError for what a file's place asks beyond the schema."""
     bad = 0
     for path in paths:
         try:
             m = measurements.load(path)
+            if also is not None:
+                also(path, m)
         except measurements.MeasurementFileError as e:
             print(f"costbook: error: {_message(e)}", file=sys.stderr)
             bad += 1
@@ -414,7 +417,11 @@ def cmd_check(args) -> int:
     def describe(path, m):
         n = sum(len(v) for v in m.results.values())
         return f"ok  {path}: {m.kind} {m.name!r}, {len(m.results)} backend(s), {n} entries"
-    return _load_each(args.files, describe)
+
+    def in_its_folder(path, m):
+        from . import machines
+        machines.check_in_folder(path, m)
+    return _load_each(args.files, describe, in_its_folder)
 
 
 def cmd_sources(args) -> int:

@@ -57,15 +57,51 @@ def folder(name: str) -> Path:
     return measurements.project_root() / "measurements" / name
 
 
+#: the kind of measurement file each machines folder holds
+FOLDER_KINDS = {"public": "public", "contributed": "measured"}
+
+
+def misplaced(folder_name: str, mset: measurements.MeasurementSet) -> str | None:
+    """Why a file in measurements/<folder_name>/ is not a machine of that folder (None: it is).
+    `costbook check` refuses such a file with these words, and the book leaves it out."""
+    wanted = FOLDER_KINDS.get(folder_name)
+    if wanted is None or mset.kind == wanted:
+        return None
+    what = {"public": "a public benchmark's transcription (costbook import zkalc)",
+            "measured": "a measurement of a machine (costbook measure)"}[wanted]
+    return (f"kind is {mset.kind!r}, but measurements/{folder_name}/ holds {what}, kind {wanted!r}"
+            + ("; a seed's published figures belong in measurements/published/" if mset.kind == "published" else ""))
+
+
+def check_in_folder(path, mset: measurements.MeasurementSet) -> None:
+    """`costbook check`'s rule for a file in measurements/public/ or measurements/contributed/: the
+    book lists it as a machine only if it is of that folder's kind (MeasurementFileError otherwise)."""
+    here = Path(path).resolve().parent
+    if here.parent == (measurements.project_root() / "measurements").resolve():
+        problem = misplaced(here.name, mset)
+        if problem:
+            raise measurements.MeasurementFileError(f"{path}: {problem}")
+
+
 def known_machines() -> list:
-    """The reference machine, then the public and contributed machines (their files, sorted by name)."""
+    """The reference machine, then the public and contributed machines (their files, sorted by name);
+    a file of the wrong kind for its folder (``misplaced``) is left out."""
     ref = measurements.load_source("reference")
     out = [Machine("reference", "reference", measurements.machine_words(ref), ref)]
     for kind in ("public", "contributed"):
         for path in sorted(folder(kind).glob("*.json")):
             m = measurements.load(path)
-            out.append(Machine(f"{kind}/{path.stem}", kind, measurements.machine_words(m), m))
+            if misplaced(kind, m) is None:
+                out.append(Machine(f"{kind}/{path.stem}", kind, measurements.machine_words(m), m))
     return out
+
+
+def completion_margin(machine: Machine) -> float | None:
+    """A public machine's cross-machine margin (log ratio) from its completion; None where its file was
+    not completed (it prices only what zkalc states)."""
+    completion = machine.mset.provenance.get("completion")
+    margin = completion.get("margin") if isinstance(completion, dict) else None
+    return float(margin) if isinstance(margin, (int, float)) and not isinstance(margin, bool) else None
 
 
 def measured_share(mset: measurements.MeasurementSet, shares, backends, stated=None) -> float:
@@ -124,7 +160,7 @@ def side_by_side(machines=None) -> list:
     for m in machines:
         try:
             rows = compare.operation_costs(m.mset)
-        except (KeyError, ValueError) as e:       # a contributed file lacking a primitive: say which
+        except (LookupError, ValueError) as e:    # a file lacking a primitive (MissingPrice): say which
             cells.append(Cell("*", "*", "", m.id, None, missing=str(e.args[0] if e.args else e)))
             continue
         seed_rows = seed_rows or rows
@@ -141,11 +177,23 @@ def side_by_side(machines=None) -> list:
 
 
 def table(cells) -> dict:
-    """{(scheme, operation, size): {machine: Cell}} in the order of the cells."""
+    """{(scheme, operation, size): {machine: Cell}} in the order of the cells; a machine that prices
+    nothing (``unpriced``) has no cell in it."""
     out: dict = {}
     for c in cells:
-        out.setdefault((c.scheme, c.operation, c.size), {})[c.machine] = c
+        if c.scheme != "*":
+            out.setdefault((c.scheme, c.operation, c.size), {})[c.machine] = c
     return out
+
+
+def unpriced(cells) -> dict:
+    """{machine id: why} of the machines whose file prices no headline step (a primitive it lacks)."""
+    return {c.machine: c.missing for c in cells if c.scheme == "*"}
+
+
+def priced(row: dict, ident: str) -> bool:
+    """Whether a row of ``table`` has a price on machine `ident` and on the reference machine."""
+    return all(row.get(i) is not None and row[i].seconds for i in (ident, "reference"))
 
 
 # ---------------------------------------------------------------------------
@@ -227,11 +275,13 @@ def machine_table(machines) -> Table:
             # every word of `src` is the file's: shown as its characters; a citation only of a key the
             # book's bibliography holds (any other would stop the render, or cite what the file chose)
             key = str(src.get("citation") or "zkalc")
+            rest = ("the rest completed from the reference machine" if completion_margin(m) is not None
+                    else "not completed: only the prices it states")
             where = Phrase(FileWords(src.get("benchmark", "zkalc")), " ",
                            cite(key) if key in bib_keys else FileWords(f"({key})"), ", ",
                            FileWords(f"{src.get('library')} on {src.get('curve')} (commit {str(src.get('commit'))[:7]}, "
                                      f"{Path(str(src.get('path'))).name})"),
-                           "; the rest completed from the reference machine")
+                           "; " + rest)
         elif m.kind == "reference":
             where = "measured with the book's harness"
         else:
