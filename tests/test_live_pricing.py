@@ -112,6 +112,14 @@ MALFORMED += [
 ]
 
 
+# prices no machine can have: a denormal, and a pairing in milliseconds read as nanoseconds
+MALFORMED += [
+    _entry_case("denormal-price", lambda entries, k: entries[k].update(median=5e-324, q1=5e-324, q3=5e-324, unit="ns")),
+    _entry_case("ms-read-as-ns", lambda entries, k: entries.update(
+        {"bls12_381/pairing": {**entries[k], "median": 1.2, "q1": 1.1, "q3": 1.3, "unit": "ns"}})),
+]
+
+
 # a repeated key, which JSON.parse would keep silently (the last one wins)
 MALFORMED.append(("duplicate-key", lambda d: json.dumps(d).replace('"median": ', '"median": 1.0, "median": ', 1)))
 

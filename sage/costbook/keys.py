@@ -33,9 +33,32 @@ class Family:
     # price for a larger size lies wholly below the price for a smaller one (other sizes equal) is
     # refused (measurements.validate), since no estimate from it could be right
     grows: tuple = ()
+    # the least time any machine takes for one operation: (seconds, per-unit seconds, ((size, power), ...)),
+    # the larger of the first and the second times the product of the sizes' powers (``floor_s``)
+    floor: tuple = (1e-9, 0.0, ())
 
     def match(self, key: str):
         return re.fullmatch(self.pattern, key)
+
+    def floor_s(self, key: str) -> float:
+        """The least plausible price of `key` in seconds: a file below it has its unit wrong (a time in
+        ms read as ns), not a faster machine (``measurement_schema``'s plausible-price check)."""
+        at_least, per, powers = self.floor
+        work = per
+        for name, power in powers:
+            work *= sizes(key)[name] ** power
+        return max(at_least, work)
+
+
+def _floor(at_least: float, per: float = 0.0, **powers) -> tuple:
+    return (at_least, per, tuple(sorted(powers.items())))
+
+
+# Floors: about a fiftieth of the fastest time published for the operation on any CPU (zkalc's
+# machines, the libraries' own benchmarks; multi-threaded MSMs and multi-pairings on many cores
+# included), and 1 ns for everything else.  A modular product of N-bit numbers is counted as
+# (N/64)^2 word products of at least 0.05 ns each.
+_WORD = 0.05e-9 / 64 ** 2
 
 
 _N = r"(?P<{}>[1-9][0-9]*)"
@@ -43,50 +66,67 @@ _N = r"(?P<{}>[1-9][0-9]*)"
 FAMILIES: list[Family] = [
     Family(rf"modexp/{_N.format('mod')}/{_N.format('exp')}",
            "b^e mod N for an odd {mod}-bit modulus N and an exponent of exactly {exp} bits",
-           "modular arithmetic", grows=("mod", "exp")),
+           "modular arithmetic", grows=("mod", "exp"),
+           floor=_floor(1e-9, _WORD, exp=1, mod=2)),
     Family(r"ristretto255/mul",
-           "variable-base scalar multiplication k*P in ristretto255 (256-bit scalar)", "ristretto255"),
+           "variable-base scalar multiplication k*P in ristretto255 (256-bit scalar)", "ristretto255",
+           floor=_floor(0.5e-6)),
     Family(r"ristretto255/mul_base",
-           "fixed-base scalar multiplication k*B by the ristretto255 generator", "ristretto255"),
+           "fixed-base scalar multiplication k*B by the ristretto255 generator", "ristretto255",
+           floor=_floor(0.2e-6)),
     Family(r"ristretto255/from_hash",
-           "the RFC 9496 one-way map from 64 uniform bytes to a ristretto255 element", "ristretto255"),
-    Family(r"ristretto255/encode", "encoding a ristretto255 element to 32 bytes", "ristretto255"),
+           "the RFC 9496 one-way map from 64 uniform bytes to a ristretto255 element", "ristretto255",
+           floor=_floor(20e-9)),
+    Family(r"ristretto255/encode", "encoding a ristretto255 element to 32 bytes", "ristretto255",
+           floor=_floor(10e-9)),
     Family(r"ristretto255/decode", "decoding (and validating) 32 bytes to a ristretto255 element",
-           "ristretto255"),
+           "ristretto255",
+           floor=_floor(10e-9)),
     Family(r"(?P<group>ristretto255|bls12_381|bn254)/scalar_inv",
            "inverting a nonzero scalar modulo the prime order of {group}'s group (its scalar field)",
            "scalar fields"),
     Family(r"(?P<curve>bls12_381|bn254)/g1_mul",
-           "variable-base scalar multiplication in G1 of {curve} (full-size scalar)", "pairing groups"),
+           "variable-base scalar multiplication in G1 of {curve} (full-size scalar)", "pairing groups",
+           floor=_floor(0.5e-6)),
     Family(r"(?P<curve>bls12_381|bn254)/g2_mul",
-           "variable-base scalar multiplication in G2 of {curve} (full-size scalar)", "pairing groups"),
+           "variable-base scalar multiplication in G2 of {curve} (full-size scalar)", "pairing groups",
+           floor=_floor(1e-6)),
     Family(r"(?P<curve>bls12_381|bn254)/gt_exp",
-           "exponentiation in the target group GT of {curve} (full-size exponent)", "pairing groups"),
+           "exponentiation in the target group GT of {curve} (full-size exponent)", "pairing groups",
+           floor=_floor(2e-6)),
     Family(r"(?P<curve>bls12_381|bn254)/pairing",
-           "one full pairing e(P, Q) on {curve}: Miller loop and final exponentiation", "pairing groups"),
+           "one full pairing e(P, Q) on {curve}: Miller loop and final exponentiation", "pairing groups",
+           floor=_floor(5e-6)),
     Family(r"(?P<curve>bls12_381|bn254)/g1_mul_fixed",
            "full-size scalar multiplication of a fixed G1 point of {curve} from a precomputed table "
-           "(8-bit windows: one addition per window, no doublings)", "pairing groups"),
+           "(8-bit windows: one addition per window, no doublings)", "pairing groups",
+           floor=_floor(0.1e-6)),
     Family(rf"(?P<curve>bls12_381|bn254)/g1_mul/{_N.format('bits')}",
            "variable-base scalar multiplication in G1 of {curve} by a short scalar of {bits} bits "
-           "(the random weights of batch checks and shuffle challenges)", "pairing groups", grows=("bits",)),
+           "(the random weights of batch checks and shuffle challenges)", "pairing groups", grows=("bits",),
+           floor=_floor(10e-9, 2e-9, bits=1)),
     Family(rf"(?P<curve>bls12_381|bn254)/gt_exp/{_N.format('bits')}",
            "exponentiation in the target group GT of {curve} by a short exponent of {bits} bits "
-           "(a sum of batch-check weights)", "pairing groups", grows=("bits",)),
+           "(a sum of batch-check weights)", "pairing groups", grows=("bits",),
+           floor=_floor(10e-9, 8e-9, bits=1)),
     Family(r"(?P<curve>bls12_381|bn254)/(?P<group>g1|g2|gt)_to_bytes",
            "serialising an element of {group} of {curve} for a Fiat–Shamir hash: its affine coordinates "
            "(for GT its 12 coefficients over F_p) as 48-byte big-endian integers", "pairing groups"),
     Family(r"(?P<curve>bls12_381|bn254)/(?P<op>g2_mul|gt_exp)_fixed",
            "{op} of {curve} with a full-size exponent and a fixed base, from a table precomputed "
-           "for that base", "pairing groups"),
+           "for that base", "pairing groups",
+           floor=_floor(0.2e-6)),
     Family(r"(?P<curve>bls12_381|bn254)/(?P<group>g1|g2)_add",
-           "one addition of two points of {group} of {curve} (the group law)", "pairing groups"),
+           "one addition of two points of {group} of {curve} (the group law)", "pairing groups",
+           floor=_floor(5e-9)),
     Family(rf"(?P<curve>bls12_381|bn254)/(?P<group>g1|g2)_msm/{_N.format('terms')}",
            "one multi-scalar multiplication sum k_i P_i of {terms} full-size terms in {group} of {curve}",
-           "pairing groups", grows=("terms",)),
+           "pairing groups", grows=("terms",),
+           floor=_floor(10e-9, 1e-9, terms=1)),
     Family(rf"(?P<curve>bls12_381|bn254)/pairing_product/{_N.format('pairs')}",
            "a product of {pairs} pairings of {curve}: one Miller loop per pair, one final exponentiation",
-           "pairing groups", grows=("pairs",)),
+           "pairing groups", grows=("pairs",),
+           floor=_floor(5e-6)),
     Family(r"(?P<curve>bls12_381)/(?P<group>g1|g2)_encode",
            "compressing a point of {group} of {curve} to its ZCash encoding (48 or 96 bytes): "
            "conversion to affine coordinates and the sign flag", "pairing groups"),
@@ -95,31 +135,37 @@ FAMILIES: list[Family] = [
            "root for y, and the subgroup check (membership in the order-r subgroup)", "pairing groups"),
     Family(r"(?P<curve>bls12_381)/hash_to_g1",
            "RFC 9380 hash_to_curve to G1 of {curve} (suite XMD:SHA-256_SSWU_RO_), short message",
-           "pairing groups"),
+           "pairing groups",
+           floor=_floor(0.5e-6)),
     Family(r"(?P<curve>bls12_381)/hash_to_g2",
            "RFC 9380 hash_to_curve to G2 of {curve} (suite XMD:SHA-256_SSWU_RO_), short message",
-           "pairing groups"),
+           "pairing groups",
+           floor=_floor(1e-6)),
     Family(rf"modmul/{_N.format('mod')}",
            "one product a*b mod N of two residues modulo an odd {mod}-bit modulus N", "modular arithmetic",
-           grows=("mod",)),
+           grows=("mod",),
+           floor=_floor(1e-9, _WORD, mod=2)),
     Family(rf"modexp_fixed/{_N.format('mod')}/{_N.format('exp')}/{_N.format('block')}",
            "b^e mod N for a fixed base b, an odd {mod}-bit modulus N and an exponent of {exp} bits, from "
            "tables precomputed for b: one product mod N per {block}-bit block of the exponent with that "
            "block's entry (2^{block} entries per block, all of them kept in memory)", "modular arithmetic",
-           grows=("mod", "exp")),
+           grows=("mod", "exp"),
+           floor=_floor(1e-9, _WORD, exp=1, mod=2, block=-1)),
     Family(rf"intdiv/{_N.format('num')}/{_N.format('den')}",
            "floor division of a {num}-bit integer by a {den}-bit one (Paillier's L(u) = (u - 1) / N)",
            "modular arithmetic", grows=("num",)),
     Family(rf"rsa/{_N.format('bits')}/sign",
            "one RSA private-key operation with a {bits}-bit modulus, CRT included (openssl speed)",
-           "modular arithmetic", grows=("bits",)),
+           "modular arithmetic", grows=("bits",),
+           floor=_floor(1e-9, _WORD / 8, bits=3)),
     Family(rf"(?P<hash>sha256|sha512)/{_N.format('bytes')}B",
-           "one {hash} digest of a {bytes}-byte input", "hashing", grows=("bytes",)),
+           "one {hash} digest of a {bytes}-byte input", "hashing", grows=("bytes",),
+           floor=_floor(5e-9, 0.02e-9, bytes=1)),
     Family(rf"hashset/lookup/{_N.format('size')}",
            "membership test of a 32-byte key in a hash set holding {size} keys", "hashing"),
     Family(r"bytes/copy",
            "one byte copied into a new Python bytes object (a byte string built by repeated "
-           "concatenation, res += piece, is copied whole at every step)", "hashing"),
+           "concatenation, res += piece, is copied whole at every step)", "hashing", floor=_floor(1e-12)),
     # Protocol-level times (a whole step of a scheme), for published step timings and
     # validation runs; they are never mixed into primitive count vectors.
     Family(r"step/(?P<scheme>[a-z0-9_]+)/(?P<step>[a-z0-9_]+(?:/[a-z0-9_]+)*)",

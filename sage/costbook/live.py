@@ -310,12 +310,13 @@ def export(name: str) -> dict:
 def schema_rules() -> dict:
     """What the page's checker reads: measurement.schema.json itself (the page interprets it as
     ``measurement_schema`` does), and data of the checks a schema cannot state: the key families
-    (``keys.FAMILIES``), the units in seconds and the growth slack."""
+    (``keys.FAMILIES``, each with its floor), the units in seconds and the growth slack."""
     return {
         "document": measurement_schema.DOCUMENT, "units": measurements.UNITS,
         "growth_slack": measurement_schema.GROWTH_SLACK,
         "families": [{"pattern": re.sub(r"\(\?P<", "(?<", f.pattern), "python": f.pattern,
-                      "grows": list(f.grows)} for f in keys.FAMILIES],
+                      "grows": list(f.grows), "floor": [f.floor[0], f.floor[1], [list(x) for x in f.floor[2]]]}
+                     for f in keys.FAMILIES],
     }
 
 

@@ -14,6 +14,7 @@ interpreters to the same verdict and message on a corpus of malformed files and 
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -158,16 +159,35 @@ def _price_grows_with_size(entries, field, ctx):
             groups.setdefault((fam.pattern, g, rest), []).append((sz[g], key, span(e)))
     for (_, g, _), items in groups.items():
         items.sort()
-        for i, (small, k_small, (lo_small, _)) in enumerate(items):
-            for big, k_big, (_, hi_big) in items[i + 1:]:
-                if big > small and hi_big < (1 - GROWTH_SLACK) * lo_small:
-                    raise Invalid(member(field, k_big),
-                                  f"price falls as {g} grows: {k_big} costs at most {hi_big:.4g} s, below "
-                                  f"{k_small} at {lo_small:.4g} s or more (the work grows with {g})")
+        # least[i]: the least upper bound of items[i:], so that each size is compared with every larger
+        # one at once (a file of thousands of sizes is checked in n log n, not n^2)
+        least = [math.inf] * (len(items) + 1)
+        for i in range(len(items) - 1, -1, -1):
+            least[i] = min(least[i + 1], items[i][2][1])
+        j = 0
+        for small, k_small, (lo_small, _) in items:
+            while j < len(items) and items[j][0] <= small:
+                j += 1
+            if least[j] < (1 - GROWTH_SLACK) * lo_small:
+                big, k_big, (_, hi_big) = next(it for it in items[j:] if it[2][1] < (1 - GROWTH_SLACK) * lo_small)
+                raise Invalid(member(field, k_big),
+                              f"price falls as {g} grows: {k_big} costs at most {hi_big:.4g} s, below "
+                              f"{k_small} at {lo_small:.4g} s or more (the work grows with {g})")
+
+
+def _plausible_price(entries, field, ctx):
+    """Refuse a price below the least time any machine takes for its operation (``keys.Family.floor_s``):
+    its unit is wrong (a time in ms read as ns) or it is no time at all (5e-324 ns)."""
+    seconds = ctx["units"]
+    for key, e in entries.items():
+        price, floor = e["median"] * seconds[e["unit"]], keys.family_of(key).floor_s(key)
+        if price < floor:
+            raise Invalid(member(field, key), f"{quote(e['median'])} {e['unit']} is {price:.3g} s, below the least "
+                                              f"any machine takes for {key} ({floor:.3g} s): is the unit right?")
 
 
 CHECKS = {"primitive-key": _primitive_key, "median-within-bounds": _median_within_bounds,
-          "price-grows-with-size": _price_grows_with_size}
+          "price-grows-with-size": _price_grows_with_size, "plausible-price": _plausible_price}
 
 
 # ---------------------------------------------------------------- the interpreter

@@ -130,7 +130,8 @@
   // ---------------------------------------------------------------- keys (costbook/keys.py)
 
   function families(rules) {
-    return rules.families.map((f) => ({ re: new RegExp("^(?:" + f.pattern + ")$"), python: f.python, grows: f.grows }));
+    return rules.families.map((f) => ({ re: new RegExp("^(?:" + f.pattern + ")$"), python: f.python, grows: f.grows,
+                                        floor: f.floor }));
   }
 
   function familyOf(key, fams) {
@@ -143,6 +144,15 @@
     const out = {};
     for (const [k, v] of Object.entries(m.groups || {})) out[k] = /^[0-9]+$/.test(v) ? Number(v) : v;
     return out;
+  }
+
+  // keys.Family.floor_s: the least plausible price of a key, in seconds
+  function floorS(key, fams) {
+    const [atLeast, per, powers] = familyOf(key, fams).floor;
+    const sz = sizes(key, fams);
+    let work = per;
+    for (const [name, power] of powers) work *= Math.pow(sz[name], power);
+    return Math.max(atLeast, work);
   }
 
   // ---------------------------------------------------------------- reading a file's bytes (measurements.read_text)
@@ -467,15 +477,28 @@
       }
       for (const { g, items } of groups.values()) {
         items.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-        for (let i = 0; i < items.length; i++) {
-          const [small, kSmall, [loSmall]] = items[i];
-          for (const [big, kBig, [, hiBig]] of items.slice(i + 1)) {
-            if (big > small && hiBig < (1 - ctx.rules.growth_slack) * loSmall)
-              throw new Invalid(member(field, kBig),
-                `price falls as ${g} grows: ${kBig} costs at most ${pyG(hiBig, 4)} s, below ${kSmall} at ` +
-                `${pyG(loSmall, 4)} s or more (the work grows with ${g})`);
+        // least[i]: the least upper bound of items[i:] (measurement_schema: n log n, not n^2)
+        const least = new Array(items.length + 1).fill(Infinity);
+        for (let i = items.length - 1; i >= 0; i--) least[i] = Math.min(least[i + 1], items[i][2][1]);
+        let j = 0;
+        for (const [small, kSmall, [loSmall]] of items) {
+          while (j < items.length && items[j][0] <= small) j++;
+          const bound = (1 - ctx.rules.growth_slack) * loSmall;
+          if (least[j] < bound) {
+            const [, kBig, [, hiBig]] = items.slice(j).find((it) => it[2][1] < bound);
+            throw new Invalid(member(field, kBig),
+              `price falls as ${g} grows: ${kBig} costs at most ${pyG(hiBig, 4)} s, below ${kSmall} at ` +
+              `${pyG(loSmall, 4)} s or more (the work grows with ${g})`);
           }
         }
+      }
+    },
+    "plausible-price"(entries, field, ctx) {
+      for (const [key, e] of entries) {
+        const price = toFloat(e.get("median")) * ctx.units[e.get("unit")], floor = floorS(key, ctx.fams);
+        if (price < floor)
+          throw new Invalid(member(field, key), `${quote(e.get("median"))} ${e.get("unit")} is ${pyG(price, 3)} s, ` +
+                                                `below the least any machine takes for ${key} (${pyG(floor, 3)} s): is the unit right?`);
       }
     },
   };
