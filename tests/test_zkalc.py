@@ -2,6 +2,7 @@
 machines made from zkalc's files (costbook.public), and the contributed machines' folder."""
 import json
 import math
+import statistics
 
 import pytest
 
@@ -288,3 +289,72 @@ def test_a_contributed_file_is_checked_like_the_others(tmp_path, capsys):
                                "provenance": {}, "results": {}}))
     code, _, err = run(capsys, "check", bad)
     assert code == 2 and "provenance.machine" in err
+
+
+# ---------------------------------------------------------------------------
+# Hostile or mistaken files: prices no machine has, and files as large as the import admits
+
+def test_a_zkalc_file_in_milliseconds_is_refused_in_one_line(tmp_path, capsys):
+    """zkalc's results are nanoseconds; a file in milliseconds read as such priced a Pointproofs
+    commitment at 266 ns.  Every price is held to its operation's floor (keys.Family.floor_s)."""
+    m = SOURCES[0]
+    ops = json.loads(source_file(m).read_text())
+    for body in ops.values():
+        body["results"] = [r / 1e6 for r in body["results"]]
+        if body.get("stddev"):
+            body["stddev"] = [x / 1e6 for x in body["stddev"]]
+    f = tmp_path / "bls12_381" / "arkworks" / "in-ms.json"
+    f.parent.mkdir(parents=True)
+    f.write_text(json.dumps(ops))
+    out = tmp_path / "out.json"
+    code, stdout, err = run(capsys, "import", "zkalc", f, "--library", "arkworks", "--machine", "m", "--out", out)
+    assert code == 2 and stdout == "" and err.count("\n") == 1 and not out.exists(), err
+    assert "below the least any machine takes for bls12_381/" in err and "is the unit right?" in err
+
+
+def test_a_denormal_price_is_refused_by_check(tmp_path, capsys):
+    data = json.loads(measurements.reference_path().read_text())
+    from costbook.keys import family_of
+    backend, key = next((b, k) for b in data["results"] for k in data["results"][b] if not family_of(k).grows)
+    data["results"][backend][key].update(median=5e-324, q1=5e-324, q3=5e-324, unit="ns")
+    f = tmp_path / "tiny.json"
+    f.write_text(json.dumps(data))
+    code, _, err = run(capsys, "check", f)
+    assert code == 2 and err.count("\n") == 1 and f"{key}" in err and "below the least any machine takes" in err
+
+
+def test_every_floor_lies_below_every_committed_price():
+    """The floors refuse no price the book holds: every committed measurement file passes."""
+    files = [p for p in (ROOT / "measurements").glob("*/*.json") if p.parent.name != "calibration"]
+    assert len(files) >= 10
+    for path in files:
+        measurements.load(path)
+
+
+def test_a_large_zkalc_file_imports_in_linear_time(tmp_path, capsys):
+    """The import read each operation's line by searching the whole text (quadratic), and the schema
+    compared every size of a family with every larger one: 40k operations took 213 s.  Doubling the
+    file must not much more than double the time (and 16 MiB, the cap, must import in seconds)."""
+    import time
+
+    def write(n_ops: int, sizes: int):
+        ops = {f"op_{i}": {"range": [1], "results": [1000.0]} for i in range(n_ops)}
+        ops["msm_G1"] = {"range": list(range(1, sizes + 1)), "results": [1e5 * (1 + k) for k in range(sizes)]}
+        ops["mul_G2"] = {"range": [1], "results": [2e5]}
+        f = tmp_path / "bls12_381" / "gnark_crypto" / f"m{n_ops}.json"
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(json.dumps(ops))
+        return f
+
+    def took(f):
+        start = time.perf_counter()
+        code, _, err = run(capsys, "import", "zkalc", f, "--library", "gnark_crypto", "--machine", "m",
+                           "--out", tmp_path / "out.json")
+        assert code == 0, err
+        return time.perf_counter() - start
+
+    small, large = write(20000, 5000), write(40000, 10000)
+    took(small)                                 # warm: imports and caches
+    t_small = statistics.median(took(small) for _ in range(3))
+    t_large = statistics.median(took(large) for _ in range(3))
+    assert t_large < 3.0 * t_small, (t_small, t_large)          # twice the work: about twice the time

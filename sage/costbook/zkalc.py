@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from pathlib import Path
 
 from . import measurement_schema, measurements
@@ -150,10 +151,15 @@ def curve_of(path, curve: str | None = None) -> str:
     return CURVES[name]
 
 
-def _line_of(text: str, op: str) -> int:
-    """The 1-based line of the file where operation `op` is named."""
-    m = re.search(r'"' + re.escape(op) + r'"\s*:', text)
-    return text.count("\n", 0, m.start()) + 1 if m else 1
+def _lines_of(text: str) -> dict:
+    """{name: the 1-based line where `"name":` first stands in the file}, in one pass over the text
+    (an operation's line for its prices' provenance)."""
+    lines, line, at = {}, 1, 0
+    for m in re.finditer(r'"([A-Za-z][A-Za-z0-9_]{0,63})"\s*:', text):
+        line += text.count("\n", at, m.start())
+        at = m.start()
+        lines.setdefault(m.group(1), line)
+    return lines
 
 
 def book_key(op: str, size: int, curve: str) -> str | None:
@@ -205,16 +211,14 @@ def _falling_sizes(entries: dict) -> dict:
             groups.setdefault((fam.pattern, g, rest), []).append((key_sizes(key)[g], key))
     aside = {}
     for (_, g, _), items in groups.items():
-        kept = []                      # (size, key, high) of the larger sizes kept
+        least = None                   # (high, size, key): the least upper bound of the larger sizes kept
         for size, key in sorted(items, reverse=True):
-            low = _span(entries[key])[0]
-            above = [(s, k) for s, k, hi in kept if hi < (1 - measurements.GROWTH_SLACK) * low]
-            if above:
-                s, k = above[0]
-                aside[key] = (f"costs more than {g} = {s} ({k}): the library switches algorithm between "
-                              f"sizes, and the book's prices grow with {g}")
-            else:
-                kept.append((size, key, _span(entries[key])[1]))
+            low, high = _span(entries[key])
+            if least is not None and least[0] < (1 - measurements.GROWTH_SLACK) * low:
+                aside[key] = (f"costs more than {g} = {least[1]} ({least[2]}): the library switches algorithm "
+                              f"between sizes, and the book's prices grow with {g}")
+            elif least is None or high < least[0]:
+                least = (high, size, key)
     return aside
 
 
@@ -231,16 +235,18 @@ def to_measurements(path, library: str, machine: str, curve: str | None = None, 
         raise ZkalcFileError("--machine: give the machine the file was measured on, in words")
     where = (source or {}).get("path") or Path(path).name
     entries, aside = {}, []
+    lines = _lines_of(text)
     for op, body in ops.items():
-        line = _line_of(text, op)
+        line = lines.get(op, 1)
         sds = body["stddev"] or [None] * len(body["range"])
-        repeated = {n for n in body["range"] if body["range"].count(n) > 1}
+        times = Counter(body["range"])
+        repeated = {n for n, k in times.items() if k > 1}
         for n, mean, sd in zip(body["range"], body["results"], sds):
             key = book_key(op, n, book_curve)
             reason = ("the book prices no such operation" if key is None else
                       f"zkalc's {library} build times {op} on all the machine's cores; the book prices one "
                       f"thread (costbook.zkalc.MULTI_THREADED)" if op in MULTI_THREADED.get(library, ()) else
-                      f"timed {body['range'].count(n)} times at size {n} in this file (two benchmarks under one "
+                      f"timed {times[n]} times at size {n} in this file (two benchmarks under one "
                       f"name): the book cannot tell which is {key}" if n in repeated else None)
             if reason:
                 aside.append({"op": op, "size": n, "mean_ns": mean, **({"sd_ns": sd} if sd is not None else {}),
