@@ -108,6 +108,11 @@ def test_every_chapter_declares_what_each_parameter_admits(chapter):
     ("NOPE=1", "no parameter NOPE in the parameters cell"),
     ("K=" + "9" * 5000, "is longer than any parameter's value (4096 characters)"),
     ("K=__import__('os')", "is not a Python literal"),
+    # admitted alone, refused by the scheme's own rules with the chapter's other values (they failed
+    # inside the kernel after a minute and a half)
+    ("RHO_BITS=4096", "RHO_BITS=4096: modulus of 4096 bits too small"),
+    ("RHO_BITS=128", "RHO_BITS=128: k = 252 too large for |rho| = 128"),
+    ("SOURCE='published/seed-001-veccom'", "SOURCE='published/seed-001-veccom' cannot price cs03's estimate"),
 ])
 def test_bad_values_are_one_line_and_exit_2_before_any_kernel(tmp_path, monkeypatch, capsys, value, message):
     code, ran = run_checks_only(monkeypatch, ["--project", str(ROOT), str(CH04.relative_to(ROOT)),

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import math
 import numbers
 import re
 
@@ -243,15 +244,81 @@ def _literal(value, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[:limit - 25]}... ({len(text)} characters)"
 
 
+#: how many option combinations of one scheme a chapter's values are checked in at most
+MAX_COMBINATIONS = 1024
+
+
+def scheme_options(cell) -> dict:
+    """{scheme: {parameter name: option}} of the parameters the cell declares as a scheme's options."""
+    out: dict = {}
+    for name, spec in declared(cell).items():
+        allowed = spec.get("allowed") if isinstance(spec, dict) else None
+        if isinstance(allowed, dict) and set(allowed) == {"scheme", "option"}:
+            out.setdefault(allowed["scheme"], {})[name] = allowed["option"]
+    return out
+
+
+def combinations(cell) -> list:
+    """[(scheme, fixed options, {parameter name: option})]: how the chapter combines its parameters in
+    one estimate.  The cell's metadata `costbook.together` lists them ({"scheme", "fixed", "names"}:
+    chapter 4 prices |rho| and k' with the scheme's own model and k with the seed's); without it, each
+    scheme's declared parameters together, nothing fixed."""
+    options = scheme_options(cell)
+    meta = cell.metadata.get(SPEC_KEY)
+    together = meta.get("together") if isinstance(meta, dict) else None
+    if not together:
+        return [(scheme, {}, names) for scheme, names in options.items()]
+    return [(t["scheme"], dict(t.get("fixed") or {}), {n: options[t["scheme"]][n] for n in t["names"]})
+            for t in together]
+
+
+def check_together(cell, values: dict, where: str, prices: bool = True) -> None:
+    """Each combination of the chapter's values (``combinations``) checked by the scheme's own rules
+    (its ``seed.Parameters``: "k too large for |rho|", "punches must be even on BLS12-381"), a list
+    parameter item by item against the others; and, with `prices`, each measurement source asked to
+    price each combination's estimate.  All before any kernel starts."""
+    import itertools
+
+    combos = combinations(cell)
+    for scheme, fixed, names in combos:
+        model = registry.model(scheme)
+        axes = [[(n, x) for x in values[n]] if isinstance(values[n], list) else [(n, values[n])] for n in names]
+        if math.prod(len(a) for a in axes) > MAX_COMBINATIONS:
+            raise ParameterError(f"{where}: {', '.join(names)}: more than {MAX_COMBINATIONS} combinations to check")
+        for combo in itertools.product(*axes):
+            try:
+                model.Parameters(**fixed, **{names[n]: x for n, x in combo})
+            except ValueError as e:
+                raise ParameterError(f"{where}: {', '.join(f'{n}={_literal(x)}' for n, x in combo)}: "
+                                     f"{' '.join(str(e).split())}") from None
+    if not prices:
+        return
+    from .. import measurements as ms
+    from ..cost import MissingPrice
+    for name, spec in declared(cell).items():
+        if not (isinstance(spec, dict) and spec.get("allowed") == "measurement source" and isinstance(values.get(name), str)):
+            continue
+        source = ms.load(ms.resolve(values[name]))
+        for scheme, fixed, names in combos:
+            first = {opt: (values[n][0] if isinstance(values[n], list) else values[n]) for n, opt in names.items()}
+            try:
+                registry.model(scheme).estimate(source, **fixed, **first)
+            except (MissingPrice, LookupError, ValueError) as e:
+                raise ParameterError(f"{where}: {name}={_literal(values[name])} cannot price {scheme}'s estimate "
+                                     f"({' '.join(str(e).split())[:300]})") from None
+
+
 def inject_parameters(nb, overrides: list[tuple[str, str]], where: str) -> None:
-    """Check `overrides` against the cell tagged parameters, then put them (each value written back
-    as the literal it was read as) in a cell tagged injected-parameters right after it."""
+    """Check `overrides` against the cell tagged parameters, and with the chapter's other values by the
+    schemes' own rules (``check_together``), then put them (each value written back as the literal it
+    was read as) in a cell tagged injected-parameters right after it."""
     params = parameters_cell(nb, where)
     checked = []
     for name, text in overrides:
         value = literal(name, text)
         check_value(params, name, value, where)
         checked.append((name, value))
+    check_together(params, {**assigned(params.source), **dict(checked)}, where)
     nb.cells = [c for c in nb.cells if INJECTED_TAG not in c.metadata.get("tags", [])]
     code = "# Injected parameters (overrides of the cell above)\n" + "\n".join(f"{n} = {v!r}" for n, v in checked)
     cell = nbformat.v4.new_code_cell(code, metadata={"tags": [INJECTED_TAG]})
@@ -274,4 +341,9 @@ def check_defaults(nb, where: str) -> list[str]:
     for name in declared(cell):
         if name not in assigned(cell.source):
             problems.append(f"{where}: {name} is declared but the cell does not assign it")
+    if not problems:
+        try:
+            check_together(cell, assigned(cell.source), where, prices=False)
+        except (ParameterError, KeyError) as e:
+            problems.append(str(e))
     return problems
