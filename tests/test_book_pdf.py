@@ -11,6 +11,8 @@ import os
 import subprocess
 import sys
 import re
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -178,3 +180,46 @@ def test_an_escaped_dollar_inside_a_formula_stays_in_it():
     assert spans == [(["math", "inline"], r"s \xleftarrow{\$} \{0,1\}"), (["math", "inline"], "r"),
                      (["math", "display"], r"a \$ b")]
     assert soup.get_text().endswith("costs $5.")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_making_the_pdf_leaves_no_pandoc_and_no_work_folder(book, tmp_path, sig):
+    """SIGTERM during the PDF build left pandoc running and its temporary folder behind; SIGINT printed
+    a traceback.  Now pandoc ends with the build, the work folder and any half PDF go, one line says so."""
+    import psutil
+    folder, _ = book
+    out = tmp_path / "out" / "x.pdf"
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "costbook.book.pdf", "--project", str(ROOT), "--book", str(folder),
+                             "--out", str(out)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    me = psutil.Process(proc.pid)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not me.children(recursive=True) and proc.poll() is None:
+        time.sleep(0.05)
+    started = me.children(recursive=True)
+    assert started, "pandoc never started"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == -sig, (proc.returncode, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("interrupted:") and "Traceback" not in err, err
+    _, alive = psutil.wait_procs(started, timeout=10)
+    assert not alive, alive
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("costbook-pdf-")] == []
+    assert not out.exists() and not list(out.parent.glob("*.part"))
+
+
+def test_a_cell_that_starts_like_typst_markup_shows_as_its_characters(tmp_path):
+    """pandoc escapes "- x" in a paragraph but not at the start of a table cell, where Typst read it as a
+    list (and "+ x", "/ term:", "= x", "1. x" as an enumeration, a description, a heading)."""
+    import pypandoc
+    import typst
+    from pypdf import PdfReader
+    from costbook.book.pdf import LUA_FILTER
+    cells = ["- minus", "+ plus", "/ term: x", "= head", "1. one"]
+    html = "<table><tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr></table>"
+    body = pypandoc.convert_text(html, "typst", format="html", extra_args=["--lua-filter", str(LUA_FILTER)])
+    (tmp_path / "t.typ").write_text(body)
+    typst.compile(str(tmp_path / "t.typ"), output=str(tmp_path / "t.pdf"))
+    text = " ".join(PdfReader(tmp_path / "t.pdf").pages[0].extract_text().split())
+    assert text == " ".join(cells), text

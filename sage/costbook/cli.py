@@ -31,9 +31,10 @@ import os
 import re
 import signal
 import sys
+import threading
 from pathlib import Path
 
-from . import measurements, prediction, registry, validation
+from . import children, measurements, prediction, registry, validation
 from .cost import Counts, CountsError, MissingPrice, price, recording
 from .keys import UnknownPrimitiveKey
 
@@ -614,6 +615,18 @@ def _refuse_dash_files(argv: list) -> None:
 def main(argv=None) -> int:
     """Run one command; every failure is one line on stderr: exit 2 for bad input, 1 for a bug,
     130 when interrupted.  No traceback reaches the user."""
+    def on_sigterm(signum, frame):
+        # a worker of `costbook validate` ends now, not when its pool would have waited for it
+        children.end_children()
+        raise Terminated(signum)
+
+    def on_sigint(signum, frame):
+        children.end_children()
+        raise KeyboardInterrupt
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, handler) for sig, handler in
+                ((signal.SIGTERM, on_sigterm), (signal.SIGINT, on_sigint))} if main_thread else {}
     try:
         p = parser()
         _refuse_dash_files(list(sys.argv[1:] if argv is None else argv))
@@ -632,8 +645,12 @@ def main(argv=None) -> int:
         print(f"costbook: error: {_message(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        children.end_children()
         print("costbook: interrupted", file=sys.stderr)
         return 128 + signal.SIGINT
+    except Terminated as e:
+        print("costbook: terminated", file=sys.stderr)
+        return 128 + e.signum
     except BrokenPipeError:
         # the reader went away (costbook ... | head): stop quietly, and keep Python's final flush
         # of stdout from reporting the broken pipe once more
@@ -642,9 +659,20 @@ def main(argv=None) -> int:
         except (OSError, ValueError):
             pass
         return 128 + signal.SIGPIPE
+    except OSError as e:               # the disk, not the input: a read-only folder, a full disk
+        where = f"{clean(str(e.filename))}: " if getattr(e, "filename", None) else ""
+        print(f"costbook: error: {where}{(e.strerror or str(e)).lower()}", file=sys.stderr)
+        try:                           # what stdout still holds would fail once more at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 2
     except Exception as e:
         print(f"costbook: internal error: {_message(e)}", file=sys.stderr)
         return 1
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 if __name__ == "__main__":

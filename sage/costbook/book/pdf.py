@@ -40,6 +40,8 @@ from pathlib import Path, PurePosixPath
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
+from .. import children
+from . import interrupt
 from .project import BookConfigError, load_config, toc
 from .render import pdf_name
 
@@ -266,7 +268,7 @@ def book_typst(root: Path, book_dir: Path, work: Path) -> Path:
     body = work / "body.typ"
     done = subprocess.run([_pandoc(), str(source), "--from", "html", "--to", "typst",
                            "--lua-filter", str(LUA_FILTER), "--wrap", "none", "--output", str(body)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, preexec_fn=children.die_with_parent)
     if done.returncode != 0:
         raise PdfError(f"pandoc: {done.stderr.strip()[-2000:]}")
     authors = book.get("author")
@@ -293,8 +295,10 @@ def compile_typst(main: Path, out: Path) -> None:
     tmp = out.with_name(out.name + ".part")
     try:
         typst.compile(str(main), output=str(tmp), root=str(main.parent))
-    except Exception as e:          # typst.TypstError and friends: the compiler's own message
+    except BaseException as e:      # typst.TypstError and friends: the compiler's own message
         tmp.unlink(missing_ok=True)
+        if not isinstance(e, Exception):          # an interrupt: no half PDF left behind
+            raise
         raise PdfError(f"typst: {str(e).strip()[-3000:]}") from None
     tmp.replace(out)
 
@@ -362,8 +366,14 @@ def main(argv=None) -> int:
         start = time.perf_counter()
         digest = inputs_digest(root, book_dir)
         _stamp(out).unlink(missing_ok=True)
-        build_pdf(root, book_dir, out, keep=args.keep)
+        with interrupt.raised_as_exception():
+            build_pdf(root, book_dir, out, keep=args.keep)
         _stamp(out).write_text(digest + "\n", encoding="utf-8")
+    except interrupt.Interrupted as e:       # pandoc is ended with us; the work folder is removed
+        interrupt.ignore_further_signals()
+        interrupt.end_descendants()
+        interrupt.say(f"{e.name} while making the PDF; {out} is the earlier one, or none")
+        interrupt.exit_by(e.signum)
     except (BookConfigError, PdfError) as e:
         print(f"pdf: error: {e}", file=sys.stderr)
         return 2

@@ -1,0 +1,51 @@
+"""Processes costbook starts end with it.
+
+A worker, a CPU-bound companion or a pandoc started by a command must not outlive it: a SIGTERM or
+SIGKILL to the command (a supervisor, a CI timeout) runs none of its cleanup, and a child left behind
+keeps a core busy for good.  ``die_with_parent`` is run in the child before it starts its work (as
+``preexec_fn`` or a pool's ``initializer``): Linux then sends it SIGTERM when its parent dies
+(prctl PR_SET_PDEATHSIG); elsewhere it does nothing.
+"""
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import sys
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Ask the kernel to SIGTERM this process when its parent dies; if the parent (pid `parent`, when
+    given) died before this call, end now."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if parent is not None and os.getppid() != parent:      # the parent was gone already
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def end_children() -> None:
+    """Kill every process below this one now (a worker, a companion): before a signal unwinds the
+    command, whose process pool would otherwise wait for its running worker to finish."""
+    import psutil
+    def ours(p) -> bool:
+        # multiprocessing's resource tracker cleans up after the pool itself, and exits with this process
+        with contextlib.suppress(psutil.Error):
+            return not any("resource_tracker" in part for part in p.cmdline())
+        return False
+
+    try:
+        procs = [p for p in psutil.Process().children(recursive=True) if ours(p)]
+    except psutil.Error:
+        return
+    for child in procs:
+        with contextlib.suppress(psutil.Error):
+            child.kill()
+    psutil.wait_procs(procs, timeout=5)
