@@ -20,8 +20,21 @@ _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
 
+#: the longest file name a temporary's prefix takes whole (a name is at most 255 bytes; the temporary
+#: adds a dot, its writer's pid and mkstemp's random part)
+_LONGEST_NAME = 200
+
+
+def _base(path: Path) -> str:
+    name = path.name
+    if len(name.encode("utf-8")) <= _LONGEST_NAME:
+        return name
+    import hashlib
+    return name.encode("utf-8")[:150].decode("utf-8", "ignore") + "~" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
+
+
 def _prefix(path: Path, pid: int) -> str:
-    return f".{path.name}.{pid}."
+    return f".{_base(path)}.{pid}."
 
 
 def temporaries_of(path: Path, pid: int | None = None) -> list[Path]:
@@ -44,7 +57,7 @@ def _alive(pid: int) -> bool:
 def remove_stale_temporaries(path: Path) -> list[Path]:
     """Remove the temporaries beside `path` whose writer is gone; one still being written stays."""
     path = Path(path)
-    ours, removed = f".{path.name}.", []
+    ours, removed = f".{_base(path)}.", []
     for tmp in path.parent.glob(glob.escape(ours) + "*.tmp"):
         pid = tmp.name[len(ours):].split(".", 1)[0]
         if pid.isdigit() and not _alive(int(pid)):

@@ -284,8 +284,11 @@ def machine_table(machines) -> Table:
                            "; " + rest)
         elif m.kind == "reference":
             where = "measured with the book's harness"
-        else:
-            where = "measured with the book's harness (full profile)"
+        else:                                 # as its file says (a quick profile is no full one)
+            profile = m.mset.provenance.get("profile")
+            name = profile.get("name") if isinstance(profile, dict) else None
+            where = ("measured with the book's harness"
+                     + (f" ({name} profile)" if name in ("quick", "full") else " (its profile not stated)"))
         kind = kinds.get(m.id) or {"reference": "the book's reference machine"}.get(m.kind, "a reader's machine")
         # a machine's name and words come from its file (a reader's, for a contributed one): never a citation
         t.add(FileWords(short_name(m)), FileWords(m.words), kind, where, str(stated), str(done))

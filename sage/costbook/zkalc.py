@@ -122,7 +122,7 @@ def parse(text: str, path) -> dict:
                 _fail(path, f"{op}.range[{i}]", f"expected a size, an integer from 1 to 2^40, got "
                                                 f"{measurement_schema.quote(n)}")
         for field, values, positive in (("results", res, True), ("stddev", sd, False)):
-            if values is None:
+            if values is None and field == "stddev":          # a file without spreads: said so per price
                 continue
             if not isinstance(values, list) or len(values) != len(rng):
                 _fail(path, f"{op}.{field}", f"expected a list of {len(rng)} numbers, one per size of range")

@@ -82,17 +82,30 @@ def cmd_import(args, out_path) -> int:
                                  command=_command(args))
     if args.complete:
         reference = measurements.load_source("reference")
+        # a file is its bytes: the file itself renamed, or one machine given twice, is no further evidence
+        seen = {_digest(args.file): args.file}
+        for f in args.evidence or ():
+            earlier = seen.setdefault(_digest(f), f)
+            if earlier is not f:
+                what = ("the file being completed cannot be evidence of its own margin" if earlier is args.file
+                        else f"the same file as --evidence {earlier}: one machine counts once")
+                raise zkalc.ZkalcFileError(f"--evidence {f}: {what}")
         evidence = [zkalc.to_measurements(f, args.library, f.stem, args.curve or zkalc.curve_of(args.file))
                     for f in args.evidence or ()]
-        if any(f.resolve() == args.file.resolve() for f in args.evidence or ()):
-            raise zkalc.ZkalcFileError(f"--evidence {args.file}: the file being completed cannot be evidence "
-                                       f"of its own margin")
         mset = public.complete(mset, reference, evidence, command=_command(args))
     if out is None:
         print(json.dumps(mset.to_json(), indent=1))
+        sys.stdout.flush()                    # a full disk or a closed pipe is said here, in one line
     else:
         print(measurements.write_atomic(mset, out))
     return 0
+
+
+def _digest(path: Path) -> str:
+    """The sha256 of a zkalc file's text (read as every zkalc file is: checked, capped)."""
+    import hashlib
+    text = measurements.read_text(path, error=zkalc.ZkalcFileError, what="zkalc file")
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()
 
 
 def cmd_export(args, out_path) -> int:
@@ -103,6 +116,7 @@ def cmd_export(args, out_path) -> int:
     zkalc.parse(text, "<export>")          # what we write, a zkalc reader reads
     if out is None:
         sys.stdout.write(text)
+        sys.stdout.flush()
     else:
         atomic.write_text(out, text, durable=True)
         print(out)

@@ -63,11 +63,25 @@ local function breakable(cell_blocks)
   }).content
 end
 
+-- a cell's text that starts as Typst markup would ("- x" a list, "+ x" an enumeration, "/ term:" a
+-- description, "= x" a heading, "1. x" a numbered item): pandoc escapes it in a paragraph but not at the
+-- start of a cell's content block, so the cell's first character is escaped here and shows as itself
+local function literal_start(cell_blocks)
+  local first = cell_blocks[1]
+  if first and (first.t == "Plain" or first.t == "Para") and first.content[1] and first.content[1].t == "Str" then
+    local text = first.content[1].text
+    if (text:match("^[-+/=]+$") or text:match("^%d+%.$")) and first.content[2] and first.content[2].t == "Space" then
+      table.insert(first.content, 1, pandoc.RawInline("typst", "\\"))
+    end
+  end
+  return cell_blocks
+end
+
 function Table(tbl)
   local function fix_rows(rows)
     for _, row in ipairs(rows) do
       for _, cell in ipairs(row.cells) do
-        cell.contents = breakable(cell.contents)
+        cell.contents = breakable(literal_start(cell.contents))
       end
     end
   end
