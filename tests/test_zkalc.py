@@ -358,3 +358,39 @@ def test_a_large_zkalc_file_imports_in_linear_time(tmp_path, capsys):
     t_small = statistics.median(took(small) for _ in range(3))
     t_large = statistics.median(took(large) for _ in range(3))
     assert t_large < 3.0 * t_small, (t_small, t_large)          # twice the work: about twice the time
+
+
+def test_null_results_are_refused_in_one_line(tmp_path, capsys):
+    f = tmp_path / "bls12_381" / "arkworks" / "m.json"
+    f.parent.mkdir(parents=True)
+    f.write_text(json.dumps({"mul_G1": {"range": [1], "results": None}}))
+    code, _, err = run(capsys, "import", "zkalc", f, "--library", "arkworks", "--machine", "m")
+    assert code == 2 and err.count("\n") == 1 and "mul_G1.results" in err, err
+
+
+def test_complete_refuses_the_file_itself_or_one_machine_twice_as_evidence(tmp_path, capsys):
+    m, other = SOURCES[0], SOURCES[1]
+    renamed = tmp_path / "renamed.json"
+    renamed.write_text(source_file(m).read_text())
+    for evidence, words in [([renamed], "cannot be evidence of its own margin"),
+                            ([source_file(other), source_file(other)], "one machine counts once")]:
+        argv = ["import", "zkalc", source_file(m), "--library", m["library"], "--machine", "m", "--complete"]
+        for e in evidence:
+            argv += ["--evidence", e]
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and words in err and err.count("\n") == 1, err
+
+
+def test_export_to_a_long_name_a_bad_folder_or_a_full_disk_is_one_line(tmp_path, capsys):
+    import subprocess
+    import sys
+    long = tmp_path / ("x" * 250 + ".json")
+    code, _, err = run(capsys, "export", "zkalc", "--out", long)
+    assert code == 0 and long.is_file() and json.loads(long.read_text()), err
+    (tmp_path / "file").write_text("")
+    code, _, err = run(capsys, "export", "zkalc", "--out", tmp_path / "file" / "x.json")
+    assert code == 2 and err.startswith("costbook: error:") and err.count("\n") == 1, err
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "costbook.cli", "export", "zkalc"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "no space" in done.stderr, done.stderr
