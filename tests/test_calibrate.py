@@ -1,17 +1,35 @@
 """``python -m costbook.calibrate``: a collection adds to the evidence and records itself; --replace drops
 the collected schemes' earlier results under the same conditions only (after a change to their model)."""
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
 
 from costbook import calibrate, uncertainty
 
+MACHINE = "Test CPU, 2 cores"
 
-def _result(scheme: str, conditions: str, tag: str) -> dict:
-    return {"scheme": scheme, "conditions": conditions, "tag": tag, "runs": []}
+
+def _result(scheme: str, conditions: str, tag: str, measured: float = 1.0) -> dict:
+    return {"scheme": scheme, "conditions": conditions, "tag": tag,
+            "runs": [{"n": 1, "checks": [{"step": tag, "predicted_s": 1.0, "measured_s": measured,
+                                          "price_low_s": 0.9, "price_high_s": 1.1}]}]}
+
+
+def _evidence(*results, machine: str = MACHINE) -> dict:
+    return {"format": uncertainty.FORMAT, "machine": machine, "collections": [{"command": "earlier"}],
+            "results": list(results)}
 
 
 def _collected(monkeypatch, tmp_path, argv, before) -> dict:
     out = tmp_path / "runs.json"
     out.write_text(json.dumps(before))
+    monkeypatch.setattr(calibrate, "machine_label", lambda: MACHINE)
     seen = {}
 
     def fake_collect(cases, out, processes, machine, command, keep, progress, conditions, collections):
@@ -23,9 +41,8 @@ def _collected(monkeypatch, tmp_path, argv, before) -> dict:
 
 
 def test_a_collection_keeps_the_earlier_results_and_replace_drops_only_its_own(monkeypatch, tmp_path):
-    before = {"format": uncertainty.FORMAT, "collections": [{"command": "earlier"}],
-              "results": [_result("cs03", calibrate.QUIET, "a"), _result("cs03", calibrate.BUSY, "b"),
-                          _result("veccom", calibrate.QUIET, "c")]}
+    before = _evidence(_result("cs03", calibrate.QUIET, "a"), _result("cs03", calibrate.BUSY, "b"),
+                       _result("veccom", calibrate.QUIET, "c"))
     added = _collected(monkeypatch, tmp_path, ["cs03"], before)
     assert [r["tag"] for r in added["keep"]] == ["a", "b", "c"]
     assert added["collections"] == [{"command": "earlier"}] and added["conditions"] == calibrate.QUIET
@@ -47,3 +64,119 @@ def test_collect_records_the_collection_after_the_earlier_ones(monkeypatch, tmp_
     assert [r.get("tag") for r in data["results"]] == ["old", None, None]
     assert [c["command"] for c in data["collections"]] == ["earlier", "c"]
     assert data["collections"][-1]["results"] == 2 and data["collections"][-1]["conditions"] == calibrate.QUIET
+
+
+# ---------------------------------------------------------------------------
+# Evidence from disk is checked before a margin is made of it
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda d: d["results"][0]["runs"][0]["checks"][0].update(measured_s=1000.0), "times its prediction"),
+    (lambda d: d["results"][0]["runs"][0]["checks"][0].update(measured_s=-1.0), "finite positive"),
+    (lambda d: d["results"][0]["runs"][0]["checks"][0].update(predicted_s=0), "finite positive"),
+    (lambda d: d["results"][0]["runs"][0]["checks"][0].update(price_low_s=2.0), "out of order"),
+    (lambda d: d["results"].append(json.loads(json.dumps(d["results"][0]))), "the same check twice"),
+    (lambda d: d["results"][0].update(conditions="in the sun"), "conditions"),
+    (lambda d: d.pop("machine"), "machine"),
+    (lambda d: d["results"][0].update(runs=[{"checks": "x"}]), "checks"),
+    (lambda d: d.update(results=[]), "non-empty list"),
+])
+def test_damaged_evidence_is_refused_in_one_line(tmp_path, damage, words):
+    data = _evidence(_result("cs03", calibrate.QUIET, "a"), _result("veccom", calibrate.QUIET, "b"))
+    damage(data)
+    path = tmp_path / "validation-runs.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(uncertainty.EvidenceError) as e:
+        uncertainty.load_evidence([path])
+    assert words in str(e.value) and str(path) in str(e.value) and "\n" not in str(e.value)
+
+
+def test_evidence_with_nan_or_from_a_fifo_is_refused(tmp_path):
+    path = tmp_path / "nan.json"
+    path.write_text(json.dumps(_evidence(_result("cs03", calibrate.QUIET, "a"))).replace("1.0,", "NaN,", 1))
+    with pytest.raises(uncertainty.EvidenceError):
+        uncertainty.load_evidence([path])
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    with pytest.raises(uncertainty.EvidenceError, match="FIFO|not a regular"):
+        uncertainty.load_evidence([fifo])
+
+
+@pytest.mark.parametrize("score, words", [(-0.1, "finite positive"), (0.0, "finite positive"), (1e3, "below")])
+def test_damaged_cross_machine_scores_are_refused(tmp_path, score, words):
+    rows = [{"scheme": "cs03", "quantity": "q", "score": 0.1}, {"scheme": "veccom", "quantity": "r", "score": score}]
+    path = tmp_path / "scores.json"
+    path.write_text(json.dumps({"format": uncertainty.CROSS_MACHINE_FORMAT, "scores": rows}))
+    with pytest.raises(uncertainty.EvidenceError, match=words):
+        uncertainty.cross_machine_scores(path)
+    path.write_text(json.dumps({"format": uncertainty.CROSS_MACHINE_FORMAT, "scores": [rows[0], rows[0]]}))
+    uncertainty._CROSS.pop(path, None)
+    with pytest.raises(uncertainty.EvidenceError, match="twice"):
+        uncertainty.cross_machine_scores(path)
+
+
+def test_calibrate_refuses_a_damaged_out_or_another_machines_in_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(calibrate, "machine_label", lambda: MACHINE)
+    monkeypatch.setattr(calibrate, "collect", lambda *a, **k: pytest.fail("collected into a file it refused"))
+    out = tmp_path / "runs.json"
+    for text, words in [("{not json", "not valid JSON"), (json.dumps({"format": "x"}), "format"),
+                        (json.dumps(_evidence(_result("cs03", calibrate.QUIET, "a"), machine="AMD EPYC, 2 cores")),
+                         "timed on 'AMD EPYC, 2 cores'")]:
+        out.write_text(text)
+        assert calibrate.main(["cs03", "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("calibrate: error:") and words in err and err.count("\n") == 1, err
+    out.unlink()
+    os.mkfifo(out)
+    assert calibrate.main(["cs03", "--out", str(out)]) == 2 and "not a regular file" in capsys.readouterr().err
+
+
+def test_this_machines_evidence_goes_to_its_own_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(uncertainty, "evidence_dir", lambda: tmp_path)
+    assert calibrate.default_out("Intel(R) Xeon(R) Processor, 2 cores") == tmp_path / "intel-xeon-processor-2-cores" / "validation-runs.json"
+    mine = tmp_path / "my-box" / "validation-runs.json"
+    mine.parent.mkdir()
+    mine.write_text(json.dumps(_evidence(_result("cs03", calibrate.QUIET, "a"))))
+    assert calibrate.default_out(MACHINE) == mine
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_ends_the_collection_its_worker_and_its_companion(tmp_path, sig):
+    """SIGTERM left the CPU-bound companion of --beside-busy spinning for good, and the worker; SIGINT
+    printed a traceback.  Now every process ends, one line says so, and the file is as it was."""
+    out = tmp_path / "runs.json"
+    proc = subprocess.Popen([sys.executable, "-m", "costbook.calibrate", "--beside-busy", "--processes", "1",
+                             "--out", str(out), "cs03"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    me = psutil.Process(proc.pid)
+    deadline = time.monotonic() + 60
+    workers = lambda: [p for p in me.children(recursive=True) if "resource_tracker" not in " ".join(p.cmdline())]
+    while time.monotonic() < deadline and len(workers()) < 2:    # the companion and the worker
+        time.sleep(0.2)
+    started = workers()
+    assert len(started) >= 2, "the companion and the worker never started"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + sig and err.strip().splitlines() == [
+        f"calibrate: interrupted ({signal.Signals(sig).name}); {out} left as it was"], err
+    gone, alive = psutil.wait_procs(started, timeout=10)
+    assert not alive, alive
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("sig, word", [(signal.SIGTERM, "terminated"), (signal.SIGINT, "interrupted")])
+def test_a_signal_ends_costbook_validate_and_its_worker(sig, word):
+    """`costbook validate veccom` left its worker running after SIGTERM (its pool waited for it)."""
+    costbook = os.path.join(os.path.dirname(sys.executable), "costbook")
+    proc = subprocess.Popen([costbook, "validate", "veccom"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    me = psutil.Process(proc.pid)
+    deadline = time.monotonic() + 60
+    workers = lambda: [p for p in me.children(recursive=True) if "resource_tracker" not in " ".join(p.cmdline())]
+    while time.monotonic() < deadline and not workers():
+        time.sleep(0.2)
+    started = workers()
+    assert started, "the worker never started"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + sig and err.strip().splitlines() == [f"costbook: {word}"], err
+    _, alive = psutil.wait_procs(started, timeout=10)
+    assert not alive, alive

@@ -142,3 +142,18 @@ def test_the_text_says_what_the_interval_is_once():
     verify = result["steps"]["verify"]
     from costbook.intervals import fmt_interval
     assert fmt_interval(verify["total_s"], verify["low_s"], verify["high_s"]).replace("\u00a0", " ") in text.replace("\u00a0", " ")
+
+
+def test_a_file_named_like_the_reference_is_another_machine(tmp_path):
+    """A reader's file named like the reference machine took the reference's validation margin (5.1%)
+    instead of the cross-machine one: the machine is the file, not its name."""
+    ref = measurements.load_source("reference")
+    copy = tmp_path / measurements.reference_path().name
+    shutil.copy(measurements.reference_path(), copy)
+    mine = measurements.load(copy)
+    assert mine.name == ref.name
+    assert uncertainty.machine_of(ref) == ref.name and uncertainty.on_evidence_machine(uncertainty.machine_of(ref))
+    assert not uncertainty.on_evidence_machine(uncertainty.machine_of(mine))
+    assert prediction.margin("cs03", mine, {}) == uncertainty.cross_machine_margin(
+        "cs03", uncertainty.cross_machine_scores())
+    assert prediction.margin("cs03", ref, {}) != prediction.margin("cs03", mine, {})

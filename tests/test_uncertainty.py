@@ -10,7 +10,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from costbook import ledger, schemes, uncertainty
+from costbook import ledger, measurements, schemes, uncertainty
 from costbook.uncertainty import Margin, Record, conformal_quantile, interval, score, validation_margin
 
 
@@ -181,6 +181,35 @@ def test_cross_validated_coverage_of_the_committed_evidence():
     for c in conditions:
         mine = [j for j in judged if j["conditions"] == c]
         assert uncertainty.coverage(mine)["share"] >= 0.80, c
+    # each machine's checks, judged by that machine's own evidence, under either condition
+    machines = {r.machine for r in uncertainty.evidence()}
+    assert len(machines) >= 2 and "" not in machines
+    for m in machines:
+        for c in conditions:
+            mine = [j for j in judged if j["machine"] == m and j["conditions"] == c]
+            assert mine and uncertainty.coverage(mine)["share"] >= 0.80, (m, c)
+
+
+def test_a_run_is_judged_by_its_own_machines_evidence_where_it_has_enough():
+    """A model's error differs from one CPU to another: a run on a machine with enough evidence of its
+    own takes its margin from that alone; on any other machine, from every machine's."""
+    records = uncertainty.evidence()
+    by_machine = {}
+    for r in records:
+        by_machine.setdefault(r.machine, []).append(r)
+    for machine, mine in by_machine.items():
+        assert len(mine) >= uncertainty.MIN_OWN_RECORDS
+        assert uncertainty.own_machine(records, machine) == mine
+    assert uncertainty.own_machine(records, "a CPU the evidence never saw") == records
+    few = [dataclasses.replace(r, machine="rare") for r in records[:10]] + records
+    assert uncertainty.own_machine(few, "rare") == few
+    # an estimate priced with the reference file predicts the reference machine: its evidence alone
+    ref = measurements.load_source("reference")
+    cpu = uncertainty.evidence_cpu(ref.name)
+    assert cpu in by_machine
+    m = uncertainty.estimate_margin("cs03", ref.name, {"params": "conservative"})
+    assert m == uncertainty.validation_margin("cs03", uncertainty.estimate_labels("cs03", {"params": "conservative"}, records),
+                                              uncertainty.ESTIMATE_GROUP, by_machine[cpu])
 
 
 def test_every_out_of_sample_ledger_row_has_an_interval_from_the_other_schemes():

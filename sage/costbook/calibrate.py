@@ -20,14 +20,16 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from . import atomic, registry, uncertainty
+from . import atomic, children, registry, uncertainty
 from .measure import machine_label
-from .measurements import load_source
+from .measurements import parse_json, read_text
 from .validation import validate_in_processes
 
 
@@ -36,9 +38,18 @@ def cases(names) -> list:
     return [(s, dict(o)) for s in names for o in registry.manifest(s).CALIBRATION_CASES]
 
 
-def default_out() -> Path:
-    """The evidence file of the reference machine (the committed reference file's name)."""
-    return uncertainty.evidence_dir() / load_source("reference").name / "validation-runs.json"
+def default_out(machine: str | None = None) -> Path:
+    """The evidence file of this machine (`machine`, default ``machine_label()``): the committed file
+    whose runs were timed on it, else a new folder named after it."""
+    machine = machine or machine_label()
+    for path in uncertainty.evidence_files():
+        try:
+            if json.loads(path.read_text(encoding="utf-8")).get("machine") == machine:
+                return path
+        except (OSError, ValueError, AttributeError):
+            continue
+    folder = re.sub(r"[^a-z0-9]+", "-", re.sub(r"\((r|tm)\)", "", machine.lower())).strip("-") or "this-machine"
+    return uncertainty.evidence_dir() / folder / "validation-runs.json"
 
 
 QUIET, BUSY = "quiet", "beside a CPU-bound process"
@@ -63,8 +74,8 @@ def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str 
                             "conditions": conditions, "date": datetime.date.today().isoformat()})
     data = {"format": uncertainty.FORMAT, "machine": machine, "date": datetime.date.today().isoformat(),
             "command": command, "level": uncertainty.NOMINAL,
-            "collections": [*collections, {"started": started, "command": command, "conditions": conditions,
-                                           "results": len(results) - len(keep)}],
+            "collections": [*collections, {"started": started, "machine": machine, "command": command,
+                                           "conditions": conditions, "results": len(results) - len(keep)}],
             "results": results}
     atomic.write_text(Path(out), json.dumps(data, indent=1, allow_nan=False) + "\n", durable=True)
     return data
@@ -74,7 +85,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m costbook.calibrate", description=__doc__.split("\n\n")[0])
     ap.add_argument("schemes", nargs="*", help="schemes to (re-)collect (default: all)")
     ap.add_argument("--processes", type=int, default=2, help="fresh processes per case (default 2)")
-    ap.add_argument("--out", type=Path, default=None, help="the evidence file (default: the reference machine's)")
+    ap.add_argument("--out", type=Path, default=None, help="the evidence file (default: this machine's, "
+                    "measurements/calibration/<machine>/validation-runs.json)")
     ap.add_argument("--beside-busy", action="store_true", help="collect with a CPU-bound process running beside")
     ap.add_argument("--replace", action="store_true",
                     help="drop the schemes' earlier results under these conditions (after a change to their model)")
@@ -88,26 +100,62 @@ def main(argv=None) -> int:
     out = args.out or default_out()
     names = args.schemes or list(known)
     conditions = BUSY if args.beside_busy else QUIET
+    machine = machine_label()
     kept, collections = [], []
     if out.exists():
-        before = json.loads(out.read_text())
+        try:
+            before = parse_json(read_text(out, error=uncertainty.EvidenceError, what="evidence file"), str(out),
+                                error=uncertainty.EvidenceError)
+            uncertainty.check_evidence(before, out)
+        except uncertainty.EvidenceError as e:
+            print(f"calibrate: error: {e} (it is added to, not replaced: mend it or give another --out)", file=sys.stderr)
+            return 2
+        if before["machine"] != machine:      # evidence is filed under the machine it was timed on
+            print(f"calibrate: error: {out} holds evidence timed on {before['machine']!r}, and this is {machine!r}: "
+                  f"give --out measurements/calibration/<this machine>/validation-runs.json", file=sys.stderr)
+            return 2
         collections = before.get("collections", [])
         kept = [r for r in before["results"]
                 if not args.replace or r["scheme"] not in names or r.get("conditions", QUIET) != conditions]
     todo = cases(names)
     print(f"calibrate: {len(todo)} cases x {args.processes} processes, {conditions}, into {out}", flush=True)
-    busy = subprocess.Popen([sys.executable, "-c", "while 1: pass"]) if args.beside_busy else None
+
+    def stop(signum, frame):
+        # the workers and the companion end now (a pool would wait for its running worker); then unwind
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)
+        children.end_children()
+        raise Stopped(signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    busy = None
     try:
-        data = collect(todo, out, args.processes, machine_label(), "python -m costbook.calibrate "
+        if args.beside_busy:
+            busy = subprocess.Popen([sys.executable, "-c", "while 1: pass"],
+                                    preexec_fn=children.die_with_parent)
+        data = collect(todo, out, args.processes, machine, "python -m costbook.calibrate "
                        + " ".join(sys.argv[1:] if argv is None else argv), keep=kept,
                        progress=lambda s, o: print(f"  {s} {o}", flush=True), conditions=conditions,
                        collections=collections)
+    except Stopped as e:
+        print(f"calibrate: interrupted ({signal.Signals(e.signum).name}); {out} left as it was", file=sys.stderr)
+        return 128 + e.signum
     finally:
         if busy is not None:
             busy.kill()
             busy.wait()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     print(f"calibrate: {len(data['results'])} results written", flush=True)
     return 0
+
+
+class Stopped(BaseException):
+    """SIGINT or SIGTERM during a collection."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
 if __name__ == "__main__":

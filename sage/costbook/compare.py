@@ -141,7 +141,7 @@ def predicted(scheme: str, mset: measurements.MeasurementSet, seconds: float, lo
     """The prediction interval of a time of `scheme` at `options` (over its defaults) priced with `mset`,
     whose price interval is [low, high]: ``uncertainty.prediction_interval``, for the closing chapter's
     tables and figures."""
-    return uncertainty.prediction_interval(scheme, mset.name, seconds, low, high,
+    return uncertainty.prediction_interval(scheme, uncertainty.machine_of(mset), seconds, low, high,
                                            options=prediction.with_defaults(registry.model(scheme), options or {}))
 
 

@@ -41,7 +41,7 @@ def with_defaults(module, options: dict) -> dict:
 
 def margin(scheme: str, mset, options: dict) -> uncertainty.Margin:
     """The model-error margin of an estimate of `scheme` at `options` priced with `mset`."""
-    return uncertainty.estimate_margin(scheme, mset.name, with_defaults(registry.model(scheme), options))
+    return uncertainty.estimate_margin(scheme, uncertainty.machine_of(mset), with_defaults(registry.model(scheme), options))
 
 
 def _triples(d: dict):

@@ -209,6 +209,7 @@ class Record:
     conditions: str = "quiet"    # or "beside a CPU-bound process" (costbook.calibrate --beside-busy)
     price_low: float | None = None     # its price interval (None: no spread), known before the step ran
     price_high: float | None = None
+    machine: str = ""                  # the CPU it was timed on, as its evidence file names it
 
     @property
     def score(self) -> float:
@@ -229,16 +230,33 @@ def residual(measured: float, predicted: float, low: float | None = None, high: 
     return math.log(measured / anchor) / (1 + spread / SPREAD_FLOOR) if measured > 0 else math.inf
 
 
-def records_of(result: Mapping) -> list:
-    """The Records of a validate() result (a scheme's, or the median of several processes)."""
+def records_of(result: Mapping, machine: str = "") -> list:
+    """The Records of a validate() result (a scheme's, or the median of several processes), timed on
+    `machine`."""
     out = []
     for run in result["runs"]:
         for c in run["checks"]:
             out.append(Record(result["scheme"], labels_key(run), c["step"], work_group(c), c["predicted_s"],
                               c["measured_s"], result.get("conditions", "quiet"),
                               c.get("price_low_s", c.get("predicted_low_s")),
-                              c.get("price_high_s", c.get("predicted_high_s"))))
+                              c.get("price_high_s", c.get("predicted_high_s")), machine))
     return out
+
+
+#: the least number of a machine's own records from which a run on that machine takes its margin
+MIN_OWN_RECORDS = 200
+
+
+def own_machine(records: Sequence[Record], machine: str | None) -> list:
+    """The evidence a run on `machine` is judged by: that machine's own records where the evidence holds
+    at least MIN_OWN_RECORDS of them (a model's error differs from one CPU to another: judged by the AMD
+    EPYC's evidence alone, 60% of the Intel Xeon's committed checks lay in their intervals), else every
+    machine's."""
+    if machine:
+        mine = [r for r in records if r.machine == machine]
+        if len(mine) >= MIN_OWN_RECORDS:
+            return mine
+    return list(records)
 
 
 def evidence_dir() -> Path:
@@ -251,19 +269,76 @@ def evidence_files() -> list:
     return sorted(evidence_dir().glob("*/validation-runs.json"))
 
 
+#: a validated step further than this factor from its prediction is no evidence of a model's error
+#: but of a broken model or a damaged file (the committed checks lie within a factor of 1.6)
+MAX_EVIDENCE_RATIO = 10.0
+CONDITIONS = ("quiet", "beside a CPU-bound process")
+
+
+def _positive(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0
+
+
+def check_evidence(data, path) -> None:
+    """Refuse evidence that cannot be what ``costbook.calibrate`` wrote, naming the file and the field:
+    the format and machine, every result's scheme, conditions and runs, every check's step and its
+    times (finite, positive, the price interval in order, the step within ``MAX_EVIDENCE_RATIO`` of its
+    prediction), and no check twice.  A margin is made only from evidence that passes."""
+    def fail(field, problem):
+        raise EvidenceError(f"{path}: {field}: {problem}")
+
+    if not isinstance(data, dict):
+        fail("(top level)", f"expected an object, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        fail("format", f"expected {FORMAT!r}")
+    if not isinstance(data.get("machine"), str) or not data["machine"].strip():
+        fail("machine", "the machine the runs were timed on, in words, is missing")
+    if not isinstance(data.get("results"), list) or not data["results"]:
+        fail("results", "expected a non-empty list of validation results")
+    seen = set()
+    for i, result in enumerate(data["results"]):
+        at = f"results[{i}]"
+        if not isinstance(result, dict) or not isinstance(result.get("scheme"), str) or not result["scheme"]:
+            fail(at, "expected a validation result with its scheme")
+        if result.get("conditions", CONDITIONS[0]) not in CONDITIONS:
+            fail(f"{at}.conditions", f"expected one of {', '.join(map(repr, CONDITIONS))}")
+        if not isinstance(result.get("runs"), list) or not result["runs"]:
+            fail(f"{at}.runs", "expected a non-empty list of runs")
+        for j, run in enumerate(result["runs"]):
+            if not isinstance(run, dict) or not isinstance(run.get("checks"), list) or not run["checks"]:
+                fail(f"{at}.runs[{j}]", "expected a run with its checks")
+            for k, c in enumerate(run["checks"]):
+                where = f"{at}.runs[{j}].checks[{k}]"
+                if not isinstance(c, dict) or not isinstance(c.get("step"), str) or not c["step"]:
+                    fail(where, "expected a check with its step")
+                low, high = c.get("price_low_s", c.get("predicted_low_s")), c.get("price_high_s", c.get("predicted_high_s"))
+                for name, v in (("predicted_s", c.get("predicted_s")), ("measured_s", c.get("measured_s")),
+                                ("price_low_s", low), ("price_high_s", high)):
+                    if v is not None or name in ("predicted_s", "measured_s"):
+                        if not _positive(v):
+                            fail(f"{where}.{name}", f"expected a finite positive number of seconds, got {v!r}")
+                if low is not None and high is not None and not low <= high:
+                    fail(where, f"price interval out of order: {low!r} > {high!r}")
+                ratio = c["measured_s"] / c["predicted_s"]
+                if not 1 / MAX_EVIDENCE_RATIO <= ratio <= MAX_EVIDENCE_RATIO:
+                    fail(f"{where}.measured_s", f"{ratio:.3g} times its prediction: beyond a factor of "
+                                                f"{MAX_EVIDENCE_RATIO:g}, no model's error but a broken model or file")
+                key = (result["scheme"], labels_key(run), c["step"], result.get("conditions"), c["predicted_s"], c["measured_s"])
+                if key in seen:
+                    fail(where, "the same check twice (a duplicated record)")
+                seen.add(key)
+
+
 def load_evidence(paths: Iterable[Path] | None = None) -> list:
-    """Every Record of the committed evidence (or of `paths`)."""
+    """Every Record of the committed evidence (or of `paths`), each file checked (``check_evidence``)."""
+    from .measurements import parse_json, read_text
     out = []
     for path in (evidence_files() if paths is None else paths):
-        try:
-            data = json.loads(Path(path).read_text())
-        except (OSError, ValueError) as e:
-            raise EvidenceError(f"{path}: cannot read the evidence ({e})") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("results"), list):
-            raise EvidenceError(f"{path}: not a {FORMAT} file (fields format, results)")
+        data = parse_json(read_text(path, error=EvidenceError, what="evidence file"), str(path), error=EvidenceError)
+        check_evidence(data, path)
         for i, result in enumerate(data["results"]):
             try:
-                out += records_of(result)
+                out += records_of(result, data["machine"])
             except (KeyError, TypeError, ValueError) as e:
                 raise EvidenceError(f"{path}: results[{i}] is not a validation result ({e})") from None
     return out
@@ -281,12 +356,13 @@ def evidence() -> list:
 
 
 def validation_margin(scheme: str, labels: str, group: str | None = None, records: Sequence[Record] | None = None,
-                      level: float = NOMINAL) -> Margin:
-    """The margin of a check of `scheme` at run `labels`, from every record but those of `scheme` at the
-    same size (``size_key``): its centre is their median ``residual``, its value the conformal quantile
-    of their residuals' distances from it.  Every work group's evidence is pooled (the module's
+                      level: float = NOMINAL, machine: str | None = None) -> Margin:
+    """The margin of a check of `scheme` at run `labels` timed on `machine`, from every record of that
+    machine's evidence (``own_machine``: every machine's where it has too little) but those of `scheme`
+    at the same size (``size_key``): its centre is their median ``residual``, its value the conformal
+    quantile of their residuals' distances from it.  Every work group's evidence is pooled (the module's
     docstring says why), so `group` only names the check's group in the Margin."""
-    records = evidence() if records is None else records
+    records = own_machine(evidence() if records is None else records, machine)
     size = size_key(labels)
     others = [r.residual for r in records if not (r.scheme == scheme and size_key(r.labels) == size)]
     centre = median(others) if others else 0.0
@@ -300,7 +376,8 @@ def median(values: Sequence[float]) -> float:
     return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
 
 
-def judge_runs(scheme: str, runs: list, records: Sequence[Record] | None = None, level: float = NOMINAL) -> None:
+def judge_runs(scheme: str, runs: list, records: Sequence[Record] | None = None, level: float = NOMINAL,
+               machine: str | None = None) -> None:
     """Give every check of `runs` its prediction interval, in place: "price_low_s"/"price_high_s" keep
     the price interval, "predicted_low_s"/"predicted_high_s" become the prediction interval (of
     ``validation_margin``, anchored and widened by the price interval), "margin" (the interval's log
@@ -313,7 +390,7 @@ def judge_runs(scheme: str, runs: list, records: Sequence[Record] | None = None,
         for c in run["checks"]:
             c.setdefault("price_low_s", c["predicted_low_s"])
             c.setdefault("price_high_s", c["predicted_high_s"])
-            m = validation_margin(scheme, labels, work_group(c), records, level)
+            m = validation_margin(scheme, labels, work_group(c), records, level, machine)
             if not math.isfinite(m.value):       # no committed evidence (while it is collected): no margin
                 m = Margin(0.0, m.evidence, "none", m.left_out)
             low, high = interval(c["predicted_s"], m, c["price_low_s"], c["price_high_s"])
@@ -371,12 +448,12 @@ def cross_validated(records: Sequence[Record] | None = None, level: float = NOMI
     margins: dict = {}
     out = []
     for r in records:
-        key = (r.scheme, size_key(r.labels))        # one margin per left-out scheme and size
+        key = (r.machine, r.scheme, size_key(r.labels))     # one margin per machine, left-out scheme and size
         if key not in margins:
-            margins[key] = validation_margin(r.scheme, r.labels, r.group, records, level)
+            margins[key] = validation_margin(r.scheme, r.labels, r.group, records, level, r.machine)
         low, high = interval(r.predicted, margins[key], r.price_low, r.price_high)
         out.append({"scheme": r.scheme, "labels": r.labels, "step": r.step, "group": r.group,
-                    "conditions": r.conditions,
+                    "conditions": r.conditions, "machine": r.machine,
                     "measured": r.measured, "predicted": r.predicted, "low": low, "high": high,
                     "margin": math.log(high / low) / 2, **assess(r.predicted, low, high, r.measured)})
     return out
@@ -410,6 +487,36 @@ def evidence_machines() -> frozenset:
     return frozenset(p.parent.name for p in evidence_files())
 
 
+def machine_of(mset) -> str:
+    """The machine an estimate priced with `mset` predicts, as ``estimate_margin`` takes it: its name,
+    but for a file on disk other than the committed reference file, which is another machine whatever
+    it is named (a reader's file named like the reference took the validation margin)."""
+    from .measurements import is_reference
+    if mset.path is None or is_reference(mset):
+        return mset.name
+    return f"file:{mset.path}"
+
+
+def evidence_cpu(folder: str) -> str | None:
+    """The CPU (as ``measure.machine_label`` names it) of the evidence in measurements/calibration/<folder>,
+    the machine an estimate priced with the measurement file of that name predicts."""
+    for path in evidence_files():
+        if path.parent.name == folder:
+            try:
+                return json.loads(path.read_text(encoding="utf-8")).get("machine")
+            except (OSError, ValueError, AttributeError):
+                return None
+    return None
+
+
+def evidence_half_width(machine: str | None = None) -> float:
+    """The median half-width of the committed checks a run on `machine` is judged by (``own_machine``),
+    each judged leave-one-out as the gate judges one (``cross_validated``): how wide that machine's
+    intervals are, for the gate's ceiling."""
+    records = own_machine(evidence(), machine)
+    return coverage(cross_validated(records))["median_half_width"]
+
+
 def on_evidence_machine(machine: str) -> bool:
     """Whether an estimate priced with the measurement set named `machine` predicts the machine the
     validation evidence was taken on (else it carries the model to another machine)."""
@@ -427,14 +534,30 @@ def cross_machine_scores(path: Path | None = None) -> list:
     """The committed (scheme, score) pairs of the ledger's out-of-sample rows, read once per process."""
     path = Path(path) if path is not None else cross_machine_path()
     if path not in _CROSS:
+        from .measurements import parse_json, read_text
+        remedy = "; write them with python -m costbook.ledger --write-scores"
         try:
-            data = json.loads(path.read_text())
-            if data.get("format") != CROSS_MACHINE_FORMAT:
-                raise ValueError(f"format is not {CROSS_MACHINE_FORMAT}")
-            _CROSS[path] = [(str(s["scheme"]), float(s["score"])) for s in data["scores"]]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-            raise EvidenceError(f"{path}: cannot read the cross-machine scores ({e}); write them with "
-                                f"python -m costbook.ledger --write-scores") from None
+            data = parse_json(read_text(path, error=EvidenceError, what="file of cross-machine scores"), str(path),
+                              error=EvidenceError)
+        except EvidenceError as e:
+            raise EvidenceError(f"{e}{remedy}") from None
+        if not isinstance(data, dict) or data.get("format") != CROSS_MACHINE_FORMAT or not isinstance(data.get("scores"), list):
+            raise EvidenceError(f"{path}: not a {CROSS_MACHINE_FORMAT} file (fields format, scores){remedy}")
+        scored, seen = [], set()
+        for i, row in enumerate(data["scores"]):
+            score_ = row.get("score") if isinstance(row, dict) else None
+            if not (isinstance(row, dict) and isinstance(row.get("scheme"), str) and row["scheme"]):
+                raise EvidenceError(f"{path}: scores[{i}]: expected a row with its scheme and score{remedy}")
+            # a score is |ln(printed / book)|: finite and positive (an exact 0 is no measured figure)
+            if not _positive(score_) or score_ > math.log(MAX_EVIDENCE_RATIO) * 3:
+                raise EvidenceError(f"{path}: scores[{i}].score: expected a finite positive log ratio below "
+                                    f"{math.log(MAX_EVIDENCE_RATIO) * 3:.3g}, got {score_!r}{remedy}")
+            key = tuple(sorted((k, str(v)) for k, v in row.items()))
+            if key in seen:
+                raise EvidenceError(f"{path}: scores[{i}]: the same row twice (a duplicated record){remedy}")
+            seen.add(key)
+            scored.append((row["scheme"], float(score_)))
+        _CROSS[path] = scored
     return _CROSS[path]
 
 
@@ -465,7 +588,8 @@ def estimate_margin(scheme: str, machine: str, options: Mapping | None = None, *
     evidence at all gives a zero margin named "none", as a validation does while it is collected."""
     if on_evidence_machine(machine):
         records = evidence() if records is None else records
-        m = validation_margin(scheme, estimate_labels(scheme, options, records), group, records, level)
+        m = validation_margin(scheme, estimate_labels(scheme, options, records), group, records, level,
+                              evidence_cpu(machine))
     else:
         m = cross_machine_margin(scheme, cross_machine_scores() if scored is None else scored, level)
     return m if math.isfinite(m.value) else Margin(0.0, m.evidence, "none", m.left_out)

@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from . import registry, uncertainty
+from . import children, registry, uncertainty
 from .cost import Counts, price
 from .intervals import fmt_interval, inside
 from .harness import CLOCK, Benchmark, Profile, Timing, in_timed_batch, run_benchmark, summarize, time_interleaved
@@ -434,7 +434,9 @@ def validations_in_processes(scheme: str, options: Mapping | None, processes: in
     scheme_paths = [str(p) for p in registry.folders()]       # a test's toy schemes too
     results = []
     for _ in range(processes):                  # one at a time: each has the machine as a single run
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        # the worker ends with this process, whatever ends it (children.die_with_parent)
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=children.die_with_parent, initargs=(os.getpid(),)) as pool:
             results.append(pool.submit(_validate_here, scheme, dict(options or {}), scheme_paths).result())
     return results
 
