@@ -6,6 +6,7 @@ the same order; nothing is set beyond the page; a PDF made from the same pages i
 """
 from __future__ import annotations
 
+import contextlib
 import html
 import os
 import subprocess
@@ -194,10 +195,14 @@ def test_a_signal_while_making_the_pdf_leaves_no_pandoc_and_no_work_folder(book,
                              "--out", str(out)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     me = psutil.Process(proc.pid)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not me.children(recursive=True) and proc.poll() is None:
-        time.sleep(0.05)
-    started = me.children(recursive=True)
-    assert started, "pandoc never started"
+    started = []
+    while time.monotonic() < deadline and not started and proc.poll() is None:
+        with contextlib.suppress(psutil.Error):
+            started = me.children(recursive=True)
+        time.sleep(0.02)
+    if not started:
+        out_text, err_text = proc.communicate(timeout=60)
+        pytest.fail(f"pandoc never started (exit {proc.returncode}): {out_text} {err_text}")
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == -sig, (proc.returncode, err)

@@ -353,7 +353,7 @@ def test_a_large_zkalc_file_imports_in_linear_time(tmp_path, capsys):
         assert code == 0, err
         return time.perf_counter() - start
 
-    small, large = write(20000, 5000), write(40000, 10000)
+    small, large = write(10000, 2500), write(20000, 5000)
     took(small)                                 # warm: imports and caches
     t_small = statistics.median(took(small) for _ in range(3))
     t_large = statistics.median(took(large) for _ in range(3))
