@@ -38,7 +38,7 @@ class Family:
     floor: tuple = (1e-9, 0.0, ())
 
     def match(self, key: str):
-        return re.fullmatch(self.pattern, key)
+        return _compiled(self.pattern).fullmatch(key)
 
     def floor_s(self, key: str) -> float:
         """The least plausible price of `key` in seconds: a file below it has its unit wrong (a time in
@@ -48,6 +48,9 @@ class Family:
         for name, power in powers:
             work *= sizes(key)[name] ** power
         return max(at_least, work)
+
+
+_compiled = functools.lru_cache(maxsize=None)(re.compile)
 
 
 def _floor(at_least: float, per: float = 0.0, **powers) -> tuple:
@@ -194,7 +197,7 @@ def family_of(key: str) -> Family:
 
 # Every load and every price asks for the family of the same few hundred keys; matching all the
 # patterns each time was a fifth of an estimate's time.  FAMILIES is fixed once this module loads.
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1 << 16)
 def _family_of(key: str) -> Family:
     for fam in FAMILIES:
         if fam.match(key):

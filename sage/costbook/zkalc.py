@@ -77,6 +77,9 @@ SPREAD = ("zkalc states each operation's mean time (criterion's mean over its sa
           "mean), an assumption since zkalc keeps no samples; an operation without a stddev has no spread "
           "and says so (no_spread)")
 _OPERATION_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
+#: the most timings (an operation at one size) a file may hold: zkalc's files hold about 100, so a
+#: file of more is no benchmark, and the import of one that size stays within seconds
+MAX_TIMINGS = 10_000
 
 
 class ZkalcFileError(ValueError):
@@ -102,6 +105,10 @@ def parse(text: str, path) -> dict:
         _fail(path, "(top level)", f"expected a JSON object of operations, got {type(data).__name__}")
     if not data:
         _fail(path, "(top level)", "no operations (an empty zkalc file)")
+    timings = sum(len(b["range"]) if isinstance(b, dict) and isinstance(b.get("range"), list) else 1 for b in data.values())
+    if timings > MAX_TIMINGS:
+        _fail(path, "(top level)", f"{timings} timings (operation x size): more than any zkalc file holds "
+                                   f"(at most {MAX_TIMINGS}; zkalc's own files hold about 100)")
     out = {}
     for op, body in data.items():
         if not _OPERATION_NAME.fullmatch(op):
