@@ -179,7 +179,7 @@ measure-reference: setup
 # CALIBRATION_CASES validated in two fresh processes each on a quiet machine and in one beside a
 # CPU-bound process (which the collector starts and ends), written (atomically) to
 # measurements/calibration/<this machine>/validation-runs.json (the file of the machine the runs are
-# timed on: calibrate refuses to add to another machine's).  About 45 minutes on two cores; run it
+# timed on: calibrate refuses to add to another machine's).  About 20 minutes on two cores; run it
 # after a change to a scheme's code or counts, and on a machine the evidence lacks, then 'make reference'.
 calibrate: setup
 	$(PY) -m costbook.calibrate
