@@ -14,7 +14,7 @@ from costbook.harness import Profile
 from costbook.schemes.cs03 import fixtures, model
 from costbook.groups.rsa import is_safe_prime, random_safe_prime, require_safe_prime
 from costbook.schemes.cs03.proof import (InvalidProof, Parameters, Statement, check, check_parameters,
-                                         encode_proof, prove, verify)
+                                         encode_proof, prove, verifiable_encrypt, verify)
 from costbook.schemes.cs03.scheme import (Ciphertext, DecryptionError, abs_mod, decrypt, encrypt,
                                           keygen, keygen_from_primes)
 
@@ -160,6 +160,24 @@ def test_verifier_rejects_wrong_statements(keys, honest):
     ]
     for s in wrong:
         assert not verify(s, pi)
+
+
+def test_a_label_means_its_bytes_whatever_holds_them(keys, honest):
+    """A bytearray or memoryview label is the bytes it holds, in encryption, decryption and the proof
+    (a bytearray label used to verify as False); a str or an int label is refused, never read as bytes()
+    would read it (an int as that many zero bytes)."""
+    sk, aux = keys
+    m, C, _, st, pi = honest
+    for label in (bytearray(LABEL), memoryview(LABEL)):
+        assert verify(dataclasses.replace(st, label=label), pi)
+        assert decrypt(sk, C, label) == m
+    st2, pi2 = verifiable_encrypt(sk.pk, aux, 5, bytearray(b"a label"), rng=random.Random(3))
+    assert isinstance(st2.label, bytes) and verify(st2, pi2)
+    assert verify(dataclasses.replace(st2, label=b"a label"), pi2)
+    for label in ("test label", len(LABEL), None):
+        assert not verify(dataclasses.replace(st, label=label), pi)
+        with pytest.raises(TypeError, match="label must be bytes"):
+            encrypt(sk.pk, 5, label, random.Random(1))
 
 
 def test_verifier_rejects_an_out_of_range_response(honest):

@@ -38,6 +38,17 @@ def is_bytes(x, length: int | None = None) -> bool:
     return isinstance(x, bytes) and (length is None or len(x) == length)
 
 
+def byte_string(x) -> bytes | None:
+    """x as bytes if it is a byte string (bytes, bytearray, memoryview), copied so that a later change
+    to a bytearray cannot change what was hashed; None for anything else (a str, or an int, which
+    ``bytes()`` would silently turn into that many zero bytes)."""
+    if isinstance(x, bytes):
+        return x
+    if isinstance(x, (bytearray, memoryview)):
+        return bytes(x)
+    return None
+
+
 def sequence(x, length: int | None = None, min_length: int = 0) -> bool:
     """A list or tuple (not a str, a dict or a generator) with the given length, or at least min_length."""
     if not isinstance(x, (list, tuple)):

@@ -48,7 +48,7 @@ from dataclasses import dataclass, fields, replace
 from ...groups import checks, ristretto255 as Gamma
 from ...groups.rsa import random_safe_prime
 from .seed import SPEC_K
-from .scheme import (MIN_MODULUS_BITS, Ciphertext, EncryptionWitness, PublicKey, Ring, _fixed_bytes,
+from .scheme import (MIN_MODULUS_BITS, Ciphertext, EncryptionWitness, PublicKey, Ring, _fixed_bytes, label_bytes,
                      abs_mod, length_prefixed)
 
 
@@ -197,7 +197,8 @@ def _plain_integers(st, pi, params) -> tuple:
     """The statement, proof and parameters with every integer a Python int.  A Sage cell's arithmetic
     gives Sage Integers, and the checks and encodings below use int's methods (bit_length, to_bytes):
     every integer type but bool is read as the int it is, as the other schemes' verifiers read it
-    (groups.checks.integer).  Parts of the wrong type are returned as they are."""
+    (groups.checks.integer).  A bytearray or memoryview label is read as the bytes it holds, as
+    encryption reads it.  Parts of the wrong type are returned as they are."""
     if isinstance(params, Parameters):
         k, k_prime = checks.integer(params.k), checks.integer(params.k_prime)
         if k is not None and k_prime is not None:
@@ -211,6 +212,8 @@ def _plain_integers(st, pi, params) -> tuple:
         parts = {"pk": (st.pk, PublicKey), "aux": (st.aux, AuxParams), "C": (st.C, Ciphertext)}
         st = replace(st, **{name: _int_fields_plain(part) for name, (part, kind) in parts.items()
                             if isinstance(part, kind)})
+        if (label := checks.byte_string(st.label)) is not None:
+            st = replace(st, label=label)
     return st, pi, params
 
 
@@ -331,6 +334,7 @@ def verifiable_encrypt(pk: PublicKey, aux: AuxParams, m: int, label: bytes = b""
                        params: Parameters = Parameters(), rng: random.Random | None = None):
     """Encrypt m, publish delta = m * gamma and prove it: what TZ call P (prover time)."""
     from .scheme import encrypt
+    label = label_bytes(label)
     C, w = encrypt(pk, m, label, rng)
     st = Statement(pk, aux, C, label, Gamma.GENERATOR * m)
     return st, prove(st, w, params, rng)

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from sage.all__sagemath_modules import Integer, IntegerModRing
 
 from ...counting import tally
+from ...groups import checks
 from ...keys import modexp_key
 from ...groups.rsa import random_safe_prime, require_safe_prime
 
@@ -122,7 +123,7 @@ class PublicKey:
     def hash(self, u: int, e: int, label: bytes) -> int:
         """H_hk(u, e, label) in [2^HASH_BITS]: SHA-256 keyed by hk over an injective encoding."""
         data = length_prefixed(b"CS03 H_hk", self.hash_key, _fixed_bytes(u, self.n2),
-                               _fixed_bytes(e, self.n2), bytes(label))
+                               _fixed_bytes(e, self.n2), label_bytes(label))
         return int.from_bytes(hashlib.sha256(data).digest(), "big") >> (256 - HASH_BITS)
 
     def to_json(self) -> dict:
@@ -207,6 +208,14 @@ def keygen(modulus_bits: int, rng: random.Random | None = None) -> SecretKey:
     while (q := random_safe_prime(modulus_bits // 2, rng)) == p:
         pass
     return keygen_from_primes(p, q, rng)
+
+
+def label_bytes(label) -> bytes:
+    """The label as bytes: a bytes, bytearray or memoryview label means the same bytes whichever it is."""
+    as_bytes = checks.byte_string(label)
+    if as_bytes is None:
+        raise TypeError(f"the label must be bytes (or a bytearray), got {type(label).__name__}")
+    return as_bytes
 
 
 def encrypt(pk: PublicKey, m: int, label: bytes = b"", rng: random.Random | None = None):
