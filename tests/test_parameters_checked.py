@@ -190,6 +190,21 @@ def test_a_file_name_with_a_leading_dash_is_refused_with_how_to_give_it(tmp_path
     assert cli.main(["check", "-h"]) == 0                                   # its one option still works
 
 
+def test_an_option_value_with_a_leading_dash_is_refused_with_how_to_give_it(tmp_path, capsys, monkeypatch):
+    """argparse calls the value missing ("expected one argument"); the one line says how to give it."""
+    good = ROOT / "measurements" / "reference"
+    (tmp_path / "-x.json").write_bytes(next(good.glob("*.json")).read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["estimate", "cs03", "--source", "-x.json"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("costbook: error: --source needs a value; a value that starts with '-' is given as "
+                   "--source=VALUE (a file also as ./NAME) (see costbook estimate --help)\n")
+    for source in ("--source=-x.json", "./-x.json"):
+        argv = ["estimate", "cs03", source] if source.startswith("--") else ["estimate", "cs03", "--source", source]
+        assert cli.main(argv) == 0, capsys.readouterr().err
+        assert "cs03" in capsys.readouterr().out.lower()
+
+
 @pytest.mark.parametrize("spec, message", [
     (None, "X declares no values it admits (the parameters cell's metadata costbook.parameters), so it "
            "cannot be overridden"),

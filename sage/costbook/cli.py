@@ -477,7 +477,16 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", "store_true", _StoreTrueOnce)
 
     def error(self, message):
-        self.exit(2, f"costbook: error: {clean(' '.join(message.split()))} (see {self.prog} --help)\n")
+        message = " ".join(message.split())
+        if dash := _VALUE_MISSING.fullmatch(message):
+            # argparse reads a value starting with '-' as the next option and calls the value missing
+            option = dash["option"]
+            message = (f"{option} needs a value; a value that starts with '-' is given as {option}=VALUE "
+                       f"(a file also as ./NAME)")
+        self.exit(2, f"costbook: error: {clean(message)} (see {self.prog} --help)\n")
+
+
+_VALUE_MISSING = re.compile(r"argument (?P<option>--?[\w-]+)(?:/--?[\w-]+)*: expected one argument")
 
 
 def parser() -> argparse.ArgumentParser:
