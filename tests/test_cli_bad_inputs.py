@@ -28,6 +28,7 @@ import pytest
 from costbook import measurements, schemes
 from costbook.cli import main
 
+ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = str(measurements.reference_path())
 MOD = "modexp/6144/256"
 DIR, LOOP, FIFO = object(), object(), object()       # special files to create
@@ -558,6 +559,36 @@ def test_a_reader_that_goes_away_is_not_an_error():
     proc.stdout.close()                 # before the child has imported anything
     err = proc.stderr.read().decode()
     assert proc.wait(60) == 141 and err == ""
+
+
+# A child that enters the command as the installed script does (costbook.launch) and sends itself a
+# signal while the command's modules are still being imported (when costbook.measurements is found).
+SIGNAL_WHILE_IMPORTING = textwrap.dedent("""
+    import importlib.abc, os, signal, sys
+    sig = getattr(signal, sys.argv[1])
+    class Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name == "costbook.measurements":
+                os.kill(os.getpid(), sig)
+            return None
+    sys.meta_path.insert(0, Finder())
+    from costbook import launch
+    sys.exit(launch.main(["sources"]))
+""")
+
+
+@pytest.mark.parametrize("sig,code,word", [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
+def test_a_signal_while_the_command_is_still_importing_is_one_line(sig, code, word):
+    r = subprocess.run([sys.executable, "-c", SIGNAL_WHILE_IMPORTING, sig], capture_output=True, text=True,
+                       timeout=120)
+    assert (r.returncode, r.stdout, r.stderr) == (code, "", f"costbook: {word}\n")
+
+
+def test_the_installed_command_enters_through_launch():
+    """pyproject's script is launch.main (cli.main would be reached only after the slow imports)."""
+    import tomllib
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"costbook": "costbook.launch:main"}
 
 
 def test_check_reports_every_file_even_after_a_crash(tmp_path, monkeypatch, capsys):

@@ -11,10 +11,19 @@ The library behind the book.  Layout:
 - ``groups/``       the groups written out in Sage (ristretto255, BLS12-381, BN254, hash-to-curve)
 - ``schemes/``      one module per protocol: the scheme, its counts and its cost models
 - ``book/``         the offline renderer of the Quarto book
-- ``cli``           the ``costbook`` command
+- ``cli``           the ``costbook`` command (entered through ``launch``)
 """
-from .cost import Counts, Estimate, MissingPrice, price
-from .keys import UnknownPrimitiveKey
-
 __all__ = ["Counts", "Estimate", "MissingPrice", "price", "UnknownPrimitiveKey"]
 __version__ = "0.1.0"
+
+#: where each name of __all__ lives: read on first use (PEP 562), so that importing the package costs
+#: nothing and the command's entry point (``launch``) is in charge before any slow import
+_HOME = {"Counts": "cost", "Estimate": "cost", "MissingPrice": "cost", "price": "cost",
+         "UnknownPrimitiveKey": "keys"}
+
+
+def __getattr__(name):
+    if name not in _HOME:
+        raise AttributeError(f"module 'costbook' has no attribute {name!r}")
+    import importlib
+    return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
