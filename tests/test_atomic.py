@@ -65,3 +65,38 @@ def test_a_dead_writers_temporary_is_removed_and_a_live_ones_kept(tmp_path):
     atomic.write_text(out, "x")
     assert not stale.exists() and live.exists()
     assert atomic.temporaries_of(out) == [live]
+
+
+def test_a_signal_while_the_temporary_is_made_leaves_no_temporary(tmp_path, monkeypatch):
+    """SIGTERM between mkstemp making the file and the writer holding its name (the handler raises,
+    as costbook's does): the signal waits until the name is known, and the temporary goes."""
+    import signal
+    import tempfile
+
+    class Terminated(BaseException):
+        pass
+
+    def handler(signum, frame):
+        raise Terminated
+    previous = signal.signal(signal.SIGTERM, handler)
+    real_mkstemp = tempfile.mkstemp
+
+    def mkstemp(*a, **k):
+        made = real_mkstemp(*a, **k)
+        os.kill(os.getpid(), signal.SIGTERM)     # delivered at once, unless the writer holds it
+        for _ in range(1000):                    # bytecodes at which a handler could run
+            pass
+        return made
+    monkeypatch.setattr(atomic.tempfile, "mkstemp", mkstemp)
+    out = tmp_path / "out.json"
+    out.write_text("old\n")
+    try:
+        try:
+            atomic.write_text(out, "new\n")
+        except Terminated:
+            pass
+        else:
+            raise AssertionError("the signal was lost")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert out.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["out.json"]

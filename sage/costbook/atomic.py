@@ -5,14 +5,17 @@ The temporary is made by `tempfile.mkstemp` in the target's folder (a name no on
 file no one else made, so a planted symlink is never followed), named `.<name>.<pid>.<random>.tmp`:
 the writer's pid tells a temporary whose writer died (SIGKILL runs no cleanup; the next write removes
 it) from one still being written.  An interrupted write (Ctrl-C, SIGTERM raised as an exception by
-costbook.book.interrupt) removes its own.
+costbook.book.interrupt) removes its own, wherever the signal falls: the signals wait while the
+temporary is being made.
 """
 from __future__ import annotations
 
 import glob
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from pathlib import Path
 from typing import Callable
 
@@ -69,21 +72,45 @@ def remove_stale_temporaries(path: Path) -> list[Path]:
     return removed
 
 
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+def _hold_signals():
+    """Make SIGINT and SIGTERM wait (pthread_sigmask); the mask to restore, or None off the main thread
+    (where no handler runs)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+
+
+def _release_signals(before) -> None:
+    """Let the held signals in: a handler that raises does so here."""
+    if before is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def replace(path: Path, write: Callable[[Path], object]) -> Path:
     """`write(temporary)` writes the new content; then it takes `path`'s place in one rename (a
     symlink at `path` is replaced, never followed)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(path)
-    fd, name = tempfile.mkstemp(prefix=_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
-    tmp = Path(name)
+    # a signal handler that raises (Ctrl-C, costbook's SIGTERM) waits until the temporary's name is
+    # known, so that wherever the signal falls, the temporary is removed
+    tmp, before = None, _hold_signals()
     try:
-        os.close(fd)
+        try:
+            fd, name = tempfile.mkstemp(prefix=_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
+            tmp = Path(name)
+            os.close(fd)
+        finally:
+            _release_signals(before)
         os.chmod(tmp, 0o666 & ~_UMASK)       # as an ordinary new file (mkstemp makes it 0600)
         write(tmp)
         os.replace(tmp, path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
         raise
     return path
 
