@@ -91,12 +91,12 @@ chapters: export COSTBOOK_FRESH = $(value FRESH)
 
 # make measure always measures this machine; make book (through make chapters) measures only when
 # build/measurements has no file measured with this PROFILE since the last install (python -m
-# costbook.book.measured says which).
+# costbook.book measured says which).
 measure: setup
 	$(VENV)/bin/costbook measure --profile "$$COSTBOOK_PROFILE" --out $(MEASURED)
 
 measured: setup
-	@$(PY) -m costbook.book.measured $(MEASURED) --after $(VENV)/.installed || \
+	@$(PY) -m costbook.book measured $(MEASURED) --after $(VENV)/.installed || \
 	  $(VENV)/bin/costbook measure --profile "$$COSTBOOK_PROFILE" --out $(MEASURED)
 
 # Independent chapters in parallel (JOBS at once, default the number of CPUs), the longest first; a
@@ -105,21 +105,21 @@ measured: setup
 # what make measured would (--measure-after: same rule, same command), on one core, while the
 # chapters' kernels start on the other, one at a time, and import their chapters' modules.
 chapters: setup
-	$(PY) -m costbook.book.execute --out build/chapters --measurements $(MEASURED) --measure-after $(VENV)/.installed
+	$(PY) -m costbook.book execute --out build/chapters --measurements $(MEASURED) --measure-after $(VENV)/.installed
 
-# The PDF (python -m costbook.book.pdf): the offline book's pages -> pandoc -> Typst -> PDF, no TeX;
+# The PDF (python -m costbook.book pdf): the offline book's pages -> pandoc -> Typst -> PDF, no TeX;
 # remade only when a page changed.  With quarto on PATH, Quarto renders the same executed chapters
 # too: a copy of the project with build/chapters in place of the committed notebooks (python -m
-# costbook.book.quarto), rendered inside the copy into build/quarto-project/_book; Quarto's
+# costbook.book quarto), rendered inside the copy into build/quarto-project/_book; Quarto's
 # post-render step (_quarto.yml) puts the PDF made here beside it ($$COSTBOOK_PDF), for its
 # "Download PDF" link.  The live estimates fetch their data, which a browser refuses to a page opened
 # from file://, so the Quarto book is served over HTTP: the command that does it is printed (the
 # offline book embeds the data and needs no server).
 render: chapters
-	COSTBOOK_MEASUREMENTS=$(CURDIR)/$(MEASURED) $(PY) -m costbook.book.render --project . --notebooks build/chapters --out build/book
-	$(PY) -m costbook.book.pdf --project . --book build/book
+	COSTBOOK_MEASUREMENTS=$(CURDIR)/$(MEASURED) $(PY) -m costbook.book render --project . --notebooks build/chapters --out build/book
+	$(PY) -m costbook.book pdf --project . --book build/book
 	@if command -v quarto >/dev/null; then \
-	  $(PY) -m costbook.book.quarto --project . --notebooks build/chapters --out build/quarto-project && \
+	  $(PY) -m costbook.book quarto --project . --notebooks build/chapters --out build/quarto-project && \
 	  cd build/quarto-project && COSTBOOK_PDF=$(CURDIR)/build/book/costbook.pdf QUARTO_PYTHON=$(CURDIR)/$(PY) quarto render && \
 	  echo "Quarto book: build/quarto-project/_book (its live estimates need a web server, not file://):" && \
 	  echo "  python3 -m http.server --bind 127.0.0.1 --directory build/quarto-project/_book 8000" && \
@@ -132,7 +132,7 @@ lab: setup
 
 # One chapter, parameters overridden without editing it: CHAPTER=04 (or a path), SET='NAME=VALUE'
 # (a Python literal the chapter's parameters cell admits, its type, bounds or choices; for several,
-# call python -m costbook.book.execute with one --set each).
+# call python -m costbook.book execute with one --set each).
 # Priced with MEASUREMENTS (default: the committed reference file).  The three values reach the
 # chapter runner as environment variables, unexpanded ($(value ...)), and never appear in a command
 # line, so no shell parses them; unexport keeps make from expanding them into the recipe's
@@ -144,7 +144,7 @@ chapter: export COSTBOOK_SET = $(value SET)
 chapter: export COSTBOOK_CHAPTER_MEASUREMENTS = $(value MEASUREMENTS)
 chapter: export COSTBOOK_FRESH = $(value FRESH)
 chapter: setup
-	$(PY) -m costbook.book.execute --from-env --out build/chapters --render build/book
+	$(PY) -m costbook.book execute --from-env --out build/chapters --render build/book
 
 # Two phases.  First the library tests and strict nbval of every chapter on two workers (pytest-xdist;
 # --dist loadfile keeps each chapter's cells on one worker, in order; the chapters' live timings are
@@ -162,14 +162,14 @@ test: setup
 	$(PY) -m pytest -m validation $(VALIDATION_TESTS) -p no:cacheprovider --durations=15
 
 # How long make book (fresh, then again with nothing changed) and both phases of make test take on
-# this machine: python -m costbook.book.bench (it removes build/measurements, build/cache,
+# this machine: python -m costbook.book bench (it removes build/measurements, build/cache,
 # build/chapters and build/book first).  Not a test; about 10 minutes on two cores (issue 22's
 # targets: make book 4 minutes, make test 6).
 bench-self: setup
-	$(PY) -m costbook.book.bench
+	$(PY) -m costbook.book bench
 
 reference: setup
-	$(PY) -m costbook.book.execute --inplace
+	$(PY) -m costbook.book execute --inplace
 
 measure-reference: setup
 	$(VENV)/bin/costbook measure --profile full --out build/measurements/reference-candidate.json

@@ -194,7 +194,7 @@ def test_make_passes_jobs_fresh_and_profile_without_a_shell(tmp_path):
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "touch" not in r.stdout and not marker.exists()
-    assert "costbook.book.execute --out build/chapters" in r.stdout
+    assert "costbook.book execute --out build/chapters" in r.stdout
     # make book measures through the runner (the profile reaches it in the environment, unexpanded)
     assert "--measure-after .venv/.installed" in r.stdout and "costbook measure" not in r.stdout
 

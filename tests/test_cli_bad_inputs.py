@@ -209,7 +209,7 @@ CASES = [
     C("estimate-unknown-scheme", ["estimate", "nosuch"], f"unknown scheme 'nosuch' (registered: {min(schemes.REGISTRY)}"),
     C("estimate-unknown-option", ["estimate", "--frobnicate", "--counts", "{}"], "unrecognized arguments: --frobnicate"),
     C("estimate-json-with-value", ["estimate", "--json=3"], "--json: ignored explicit argument '3'"),
-    C("estimate-counts-needs-value", ["estimate", "--counts"], "argument --counts: expected one argument"),
+    C("estimate-counts-needs-value", ["estimate", "--counts"], "--counts needs a value"),
     C("no-command", [], "the following arguments are required: command"),
     C("unknown-command", ["frobnicate"], "invalid choice: 'frobnicate'"),
     C("validate-no-scheme", ["validate"], "the following arguments are required: scheme"),

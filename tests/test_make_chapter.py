@@ -54,7 +54,7 @@ def test_dry_run_recipe_holds_no_variable_content(tmp_path, var, template):
     recipe = r.stdout
     assert not marker.exists()                        # make's own $(shell ...) never ran either
     assert "touch" not in recipe and str(marker) not in recipe and "aggressive" not in recipe
-    assert "costbook.book.execute --from-env" in recipe
+    assert "costbook.book execute --from-env" in recipe
 
 
 def _fake_python(tmp_path: Path) -> Path:

@@ -1,6 +1,6 @@
 """`make bench-self`: how long the two commands take on this machine (issue 22).  Not a test.
 
-    python -m costbook.book.bench [--no-book] [--no-test]
+    python -m costbook.book bench [--no-book] [--no-test]
 
 runs, one after another, each with its output passed through:
 

@@ -2,15 +2,15 @@
 
 Two uses:
 
-    python -m costbook.book.execute --out build/chapters --measurements FILE
+    python -m costbook.book execute --out build/chapters --measurements FILE
         runs every chapter of _quarto.yml against FILE (this machine's prices)
         and writes the executed copies under build/chapters; tracked files stay untouched.
 
-    python -m costbook.book.execute --inplace [chapters/01-primitives.ipynb ...]
+    python -m costbook.book execute --inplace [chapters/01-primitives.ipynb ...]
         re-executes the committed chapters against the committed reference file,
         which is what nbval compares with (run this after editing a chapter).
 
-    python -m costbook.book.execute chapters/04-verifiable-encryption.ipynb --out build/chapters \
+    python -m costbook.book execute chapters/04-verifiable-encryption.ipynb --out build/chapters \
             --set 'PARAMS="aggressive"' [--set NAME=VALUE ...]
         runs one chapter with parameters overridden, without editing it: as papermill does, the
         values go into a new cell tagged `injected-parameters` right after the cell tagged
@@ -18,7 +18,7 @@ Two uses:
         be one the cell declares it admits (costbook.book.parameters: type, bounds, choices); all
         are checked before any kernel starts, one line and exit 2 for a value that is not.
 
-    python -m costbook.book.execute --from-env --out build/chapters --render build/book
+    python -m costbook.book execute --from-env --out build/chapters --render build/book
         what `make chapter` runs: the chapter, one NAME=VALUE and the measurement file come from the
         environment ($COSTBOOK_CHAPTER, $COSTBOOK_SET, $COSTBOOK_CHAPTER_MEASUREMENTS), where make puts
         its variables CHAPTER, SET and MEASUREMENTS unexpanded, so that no shell ever parses them;

@@ -1,6 +1,6 @@
 """Whether `make book` may reuse this machine's measurement file instead of measuring again.
 
-    python -m costbook.book.measured FILE --after STAMP
+    python -m costbook.book measured FILE --after STAMP
         exit 0 (and say so) when FILE is a valid measurement file measured with the profile named in
         $COSTBOOK_PROFILE (make's PROFILE, passed unexpanded through the environment) and is newer
         than STAMP (the venv's install stamp: new libraries, new prices); exit 1 otherwise, with

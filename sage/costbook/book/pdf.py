@@ -1,6 +1,6 @@
 """The offline book as one PDF, without TeX: its HTML pages -> pandoc -> Typst -> the typst compiler.
 
-    python -m costbook.book.pdf [--project .] [--book build/book] [--out build/book/costbook.pdf]
+    python -m costbook.book pdf [--project .] [--book build/book] [--out build/book/costbook.pdf]
 
 The PDF is made from the pages the offline renderer wrote (render.py), not from the notebooks a
 second time: chapter, section, figure and table numbers, captions, cross-references, citation

@@ -1,6 +1,6 @@
 """A copy of the book's Quarto project with the executed chapters in place of the committed ones.
 
-    python -m costbook.book.quarto [--project .] [--notebooks build/chapters] [--out build/quarto-project]
+    python -m costbook.book quarto [--project .] [--notebooks build/chapters] [--out build/quarto-project]
 
 `quarto render` renders the notebooks named in _quarto.yml from the project folder.  `make book`
 executes the chapters into build/chapters (the committed ones stay as they are); to render those
@@ -97,7 +97,7 @@ def post_render(root: Path, environ=os.environ) -> int:
 
     After a full render (Quarto sets QUARTO_PROJECT_RENDER_ALL) it copies $COSTBOOK_PDF when that is
     set (make book made the PDF already), else renders the offline book of the project's notebooks
-    into a temporary folder and makes its PDF (python -m costbook.book.pdf: no Sage, no TeX).  After
+    into a temporary folder and makes its PDF (python -m costbook.book pdf: no Sage, no TeX).  After
     a render of some pages only, the PDF from the last full render stays.  Quarto runs it with
     QUARTO_PYTHON, in the project folder; it prints one line and returns an exit status."""
     from . import interrupt, pdf, render

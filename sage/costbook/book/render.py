@@ -1,6 +1,6 @@
 """Render the book offline: _quarto.yml's chapters to a browsable HTML book.
 
-    python -m costbook.book.render [--project .] [--notebooks build/chapters] [--out build/book]
+    python -m costbook.book render [--project .] [--notebooks build/chapters] [--out build/book]
 
 Quarto cannot be assumed on a reader's machine, so this module builds the same book from the
 same table of contents with what the Python environment already has.  Nothing on a page loads

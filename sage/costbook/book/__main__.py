@@ -1,0 +1,62 @@
+"""``python -m costbook.book COMMAND [ARGS]``: the book's build commands, as ``make book`` runs them.
+
+COMMAND is one of measured, execute, render, pdf, quarto, bench, reproducible: the module of that
+name, whose ``--help`` says what it does.  Entering through here rather than ``python -m
+costbook.book.COMMAND`` (which works too) puts the signal handling in place before the command's
+imports, which take a second or more: a Ctrl-C or SIGTERM at any point prints one line
+("interrupted: ...") and ends the process by that signal, as ``costbook.book.interrupt`` describes.
+"""
+import importlib
+import os
+import signal
+import sys
+
+COMMANDS = ("measured", "execute", "render", "pdf", "quarto", "bench", "reproducible")
+
+
+class _Starting(BaseException):
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _starting(signum, frame):
+    raise _Starting(signum)
+
+
+def _end_by(signum: int, command: str) -> None:
+    """Before the command has imported costbook.book.interrupt: its say() and exit_by(), in the
+    standard library (nothing has been started or written yet)."""
+    print(f"interrupted: {signal.Signals(signum).name} while starting {command}", file=sys.stderr, flush=True)
+    signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signum])
+    os.kill(os.getpid(), signum)
+    os._exit(128 + signum)
+
+
+def main(argv: list) -> int:
+    if not argv or argv[0] not in COMMANDS:
+        print(f"usage: python -m costbook.book {{{','.join(COMMANDS)}}} [ARGS]", file=sys.stderr)
+        return 2
+    command = argv[0]
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, _starting)
+    try:
+        from . import interrupt
+        module = importlib.import_module(f"{__package__}.{command}")
+        for s in interrupt.STOP_SIGNALS:        # from here on, the command's own rule
+            signal.signal(s, interrupt.raise_interrupted)
+    except _Starting as e:
+        _end_by(e.signum, command)
+    sys.argv[0] = f"python -m costbook.book {command}"
+    try:
+        return module.main(argv[1:])
+    except interrupt.Interrupted as e:          # outside the command's own handling (its arguments)
+        interrupt.ignore_further_signals()
+        interrupt.end_descendants()
+        interrupt.say(f"{e.name} while running {command}")
+        interrupt.exit_by(e.signum)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

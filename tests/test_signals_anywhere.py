@@ -1,0 +1,106 @@
+"""SIGINT or SIGTERM at any point of a build or file command: what is left is one line and nothing else.
+
+The other signal tests stop a command where it is known to be (a sleeping cell, pandoc running, a
+write half done).  These send the signal after delays drawn (seeded) across the whole run of a short
+command, the imports included, to the command's own session as a terminal or a supervisor does, and
+hold every outcome to the same promise: the command ends by the signal with one line on stderr
+besides its warnings and no traceback (or finishes, if it was faster than the delay), no process of
+its session is left, and neither its output folder nor its temporary folder holds a temporary file.
+The delays are fractions of an uninterrupted run of the same command on this machine.
+"""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE_BOOK = ROOT / "tests" / "fixtures" / "book"
+COSTBOOK = [sys.executable, "-m", "costbook"]
+#: the one line each kind of command prints when a signal ends it
+LINES = {"book": ("interrupted: ",), "cli": ("costbook: interrupted", "costbook: terminated")}
+
+
+def commands(tmp: Path) -> dict:
+    """name: (kind, argv, output folder)"""
+    zkalc = tmp / "in" / "bls12_381" / "arkworks.json"
+    return {
+        "render": ("book", [sys.executable, "-m", "costbook.book", "render", "--project", str(FIXTURE_BOOK),
+                            "--notebooks", str(FIXTURE_BOOK), "--out", str(tmp / "out")], tmp / "out"),
+        "export": ("cli", [*COSTBOOK, "export", "zkalc", "--out", str(zkalc)], zkalc.parent),
+        "import": ("cli", [*COSTBOOK, "import", "zkalc", str(zkalc), "--curve", "bls12_381", "--library", "arkworks", "--machine",
+                           "a test box", "--out", str(tmp / "out" / "m.json")], tmp / "out"),
+    }
+
+
+def session_processes(sid: int) -> list:
+    found = []
+    for p in psutil.process_iter():
+        try:
+            if os.getsid(p.pid) == sid:
+                found.append(p)
+        except (ProcessLookupError, PermissionError, psutil.Error):
+            pass
+    return found
+
+
+def temporaries(*folders: Path) -> list:
+    return [p for folder in folders if folder.exists() for p in folder.rglob("*")
+            if p.name.endswith((".tmp", ".part")) or p.name.startswith("tmp")]
+
+
+def prepare(tmp: Path, name: str) -> None:
+    if name == "import":                    # its input, made whole first
+        subprocess.run(commands(tmp)["export"][1], check=True, capture_output=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def seconds(tmp_path_factory) -> dict:
+    """How long each command runs here, uninterrupted (it must succeed)."""
+    took = {}
+    for name in ("render", "export", "import"):
+        tmp = tmp_path_factory.mktemp(name)
+        prepare(tmp, name)
+        start = time.monotonic()
+        done = subprocess.run(commands(tmp)[name][1], capture_output=True, text=True, timeout=300)
+        took[name] = time.monotonic() - start
+        assert done.returncode == 0, done.stderr
+    return took
+
+
+CASES = [(name, sig, round(random.Random(f"{name}{i}").uniform(0.0, 0.9), 3))
+         for name in ("render", "export", "import") for i, sig in enumerate(("SIGTERM", "SIGINT", "SIGTERM"))]
+
+
+@pytest.mark.parametrize("name, sig, fraction", CASES)
+def test_a_signal_at_any_point_leaves_one_line_and_nothing_else(tmp_path, seconds, name, sig, fraction):
+    prepare(tmp_path, name)
+    kind, argv, out = commands(tmp_path)[name]
+    tmp_dir = tmp_path / "tmpdir"
+    tmp_dir.mkdir()
+    proc = subprocess.Popen(argv, env={**os.environ, "TMPDIR": str(tmp_dir)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(fraction * seconds[name])
+    signum = getattr(signal, sig)
+    try:
+        os.killpg(proc.pid, signum)
+    except ProcessLookupError:              # it finished first
+        pass
+    _, err = proc.communicate(timeout=120)
+    said = [line for line in err.splitlines() if ": warning: " not in line]
+    assert "Traceback" not in err, err
+    if proc.returncode != 0:
+        assert proc.returncode in (-signum, 128 + signum), (proc.returncode, err)
+        assert len(said) == 1 and said[0].startswith(LINES[kind]), err
+    deadline = time.monotonic() + 30
+    while (left := session_processes(proc.pid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not left, left
+    assert temporaries(out, tmp_dir) == []
