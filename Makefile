@@ -182,8 +182,8 @@ measure-reference: setup
 # timed on: calibrate refuses to add to another machine's).  About 20 minutes on two cores; run it
 # after a change to a scheme's code or counts, and on a machine the evidence lacks, then 'make reference'.
 calibrate: setup
-	$(PY) -m costbook.calibrate
-	$(PY) -m costbook.calibrate --processes 1 --beside-busy
+	$(PY) -m costbook.book calibrate
+	$(PY) -m costbook.book calibrate --processes 1 --beside-busy
 
 # The punch-card seed laptop's prices are scaled by curve25519-dalek 2.0.0's own ratios: rebuild
 # bench/curve25519-dalek (its Cargo.lock) and rewrite the committed file (atomically).

@@ -1,7 +1,7 @@
 """Collect the evidence of the model's error: every scheme's CALIBRATION_CASES validated in fresh
 processes, written to ``measurements/calibration/<machine>/validation-runs.json``.
 
-    python -m costbook.calibrate [--processes 2] [--beside-busy] [--replace] [SCHEME ...]   # make calibrate
+    python -m costbook.book calibrate [--processes 2] [--beside-busy] [--replace] [SCHEME ...]   # make calibrate
 
 Each result says its conditions: "quiet", or "beside a CPU-bound process" (--beside-busy: the
 collector runs one beside itself for the whole collection), because a run is judged under either and
@@ -82,7 +82,7 @@ def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str 
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m costbook.calibrate", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m costbook.book calibrate", description=__doc__.split("\n\n")[0])
     ap.add_argument("schemes", nargs="*", help="schemes to (re-)collect (default: all)")
     ap.add_argument("--processes", type=int, default=2, help="fresh processes per case (default 2)")
     ap.add_argument("--out", type=Path, default=None, help="the evidence file (default: this machine's, "
@@ -133,7 +133,7 @@ def main(argv=None) -> int:
         if args.beside_busy:
             busy = subprocess.Popen([sys.executable, "-c", "while 1: pass"],
                                     preexec_fn=children.die_with_parent)
-        data = collect(todo, out, args.processes, machine, "python -m costbook.calibrate "
+        data = collect(todo, out, args.processes, machine, "python -m costbook.book calibrate "
                        + " ".join(sys.argv[1:] if argv is None else argv), keep=kept,
                        progress=lambda s, o: print(f"  {s} {o}", flush=True), conditions=conditions,
                        collections=collections)

@@ -28,7 +28,10 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, _stop)
     try:
         from . import cli
-        return cli.main(argv)
+        code = cli.main(argv)
+        for sig in (signal.SIGINT, signal.SIGTERM):   # the command is done: a signal now changes nothing
+            signal.signal(sig, signal.SIG_IGN)
+        return code
     except KeyboardInterrupt:
         print("costbook: interrupted", file=sys.stderr)
         return 128 + signal.SIGINT

@@ -1,7 +1,8 @@
 """``python -m costbook.book COMMAND [ARGS]``: the book's build commands, as ``make book`` runs them.
 
-COMMAND is one of measured, execute, render, pdf, quarto, bench, reproducible: the module of that
-name, whose ``--help`` says what it does.  Entering through here rather than ``python -m
+COMMAND is one of measured, execute, render, pdf, quarto, bench, reproducible (the module of that name
+in ``costbook.book``) or calibrate (``costbook.calibrate``, the evidence the book's intervals come
+from); each one's ``--help`` says what it does.  Entering through here rather than ``python -m
 costbook.book.COMMAND`` (which works too) puts the signal handling in place before the command's
 imports, which take a second or more: a Ctrl-C or SIGTERM at any point prints one line
 ("interrupted: ...") and ends the process by that signal, as ``costbook.book.interrupt`` describes.
@@ -11,7 +12,10 @@ import os
 import signal
 import sys
 
-COMMANDS = ("measured", "execute", "render", "pdf", "quarto", "bench", "reproducible")
+#: command: the module whose main() it runs
+COMMANDS = {**{name: f"costbook.book.{name}" for name in
+               ("measured", "execute", "render", "pdf", "quarto", "bench", "reproducible")},
+            "calibrate": "costbook.calibrate"}
 
 
 class _Starting(BaseException):
@@ -43,19 +47,21 @@ def main(argv: list) -> int:
         signal.signal(s, _starting)
     try:
         from . import interrupt
-        module = importlib.import_module(f"{__package__}.{command}")
+        module = importlib.import_module(COMMANDS[command])
         for s in interrupt.STOP_SIGNALS:        # from here on, the command's own rule
             signal.signal(s, interrupt.raise_interrupted)
     except _Starting as e:
         _end_by(e.signum, command)
     sys.argv[0] = f"python -m costbook.book {command}"
     try:
-        return module.main(argv[1:])
+        code = module.main(argv[1:])
     except interrupt.Interrupted as e:          # outside the command's own handling (its arguments)
         interrupt.ignore_further_signals()
         interrupt.end_descendants()
         interrupt.say(f"{e.name} while running {command}")
         interrupt.exit_by(e.signum)
+    interrupt.ignore_further_signals()          # the command is done: a signal now changes nothing
+    return code
 
 
 if __name__ == "__main__":
