@@ -133,8 +133,10 @@ lab: setup
 # One chapter, parameters overridden without editing it: CHAPTER=04 (or a path), SET='NAME=VALUE'
 # (a Python literal the chapter's parameters cell admits, its type, bounds or choices; for several,
 # call python -m costbook.book execute with one --set each).
-# Priced with MEASUREMENTS (default: the committed reference file).  The three values reach the
-# chapter runner as environment variables, unexpanded ($(value ...)), and never appear in a command
+# Priced with MEASUREMENTS (default: build/measurements/this-machine.json once make book has measured
+# this machine, so that the book shows one machine; before that, or with MEASUREMENTS=reference, the
+# reference file; its first line says which).  The three values reach the chapter runner as
+# environment variables, unexpanded ($(value ...)), and never appear in a command
 # line, so no shell parses them; unexport keeps make from expanding them into the recipe's
 # environment under their own names.  The runner checks them all before a kernel starts, says in
 # one line what failed, exits non-zero, and re-renders the book only after the chapter ran.

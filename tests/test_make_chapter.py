@@ -9,6 +9,7 @@ arrives, and the real runs fail validation first.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from costbook import measurements
 from costbook.book import execute
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,3 +156,42 @@ def test_chapter_names_resolve_like_make_did(tmp_path):
         with pytest.raises(execute.ParameterError) as e:
             execute.resolve_chapter(ROOT, bad)
         assert "\x1b" not in str(e.value) and "\n" not in str(e.value)
+
+
+# --- one machine per book: make chapter after make book prices on this machine -----------------------
+
+def _project_with_this_machine(tmp_path: Path, content: bytes | None) -> Path:
+    if content is not None:
+        made = tmp_path / execute.THIS_MACHINE
+        made.parent.mkdir(parents=True)
+        made.write_bytes(content)
+    return tmp_path
+
+
+def test_the_makefile_measures_into_the_file_make_chapter_reads():
+    assert re.search(rf"^MEASURED := {re.escape(execute.THIS_MACHINE)}$", (ROOT / "Makefile").read_text(), re.M)
+
+
+@pytest.mark.parametrize("have, given, expect, says", [
+    (True, "", "this", "priced on this machine with build/measurements/this-machine.json"),
+    (True, "reference", None, "priced on the reference machine, as asked (MEASUREMENTS=reference)"),
+    (False, "", None, "priced on the reference machine, no build/measurements/this-machine.json yet"),
+])
+def test_make_chapter_prices_on_the_machine_make_book_measured(tmp_path, monkeypatch, have, given, expect, says):
+    reference = measurements.reference_path().read_bytes()
+    root = _project_with_this_machine(tmp_path, reference if have else None)
+    monkeypatch.setenv(execute.ENV_CHAPTER, str(ROOT / "chapters" / "04-verifiable-encryption.ipynb"))
+    monkeypatch.setenv(execute.ENV_SET, "")
+    monkeypatch.setenv(execute.ENV_MEASUREMENTS, given)
+    _, _, used = execute.from_environment(root)
+    assert used == ((root / execute.THIS_MACHINE).resolve() if expect == "this" else None)
+    assert execute.priced_on(root, used).startswith(says)
+
+
+def test_a_damaged_measurement_of_this_machine_is_one_line(tmp_path, monkeypatch):
+    root = _project_with_this_machine(tmp_path, b'{"schema": ')
+    monkeypatch.setenv(execute.ENV_CHAPTER, str(ROOT / "chapters" / "04-verifiable-encryption.ipynb"))
+    monkeypatch.setenv(execute.ENV_SET, "")
+    monkeypatch.setenv(execute.ENV_MEASUREMENTS, "")
+    with pytest.raises(execute.ParameterError, match="make book's measurement of this machine.*MEASUREMENTS=reference"):
+        execute.from_environment(root)

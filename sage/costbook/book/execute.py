@@ -173,6 +173,10 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
     return elapsed
 
 
+#: the file `make book` measures this machine into (the Makefile's MEASURED), relative to the project;
+#: `make chapter` prices with it when it exists, so that every chapter of the book shows one machine
+THIS_MACHINE = "build/measurements/this-machine.json"
+
 #: where `make chapter` puts its variables (target-specific exports of $(value ...): no shell, no
 #: expansion by make); --from-env reads them
 ENV_CHAPTER, ENV_SET, ENV_MEASUREMENTS = "COSTBOOK_CHAPTER", "COSTBOOK_SET", "COSTBOOK_CHAPTER_MEASUREMENTS"
@@ -225,6 +229,17 @@ def from_environment(root: Path):
     text = os.environ.get(ENV_SET, "")
     overrides = [parse_override(text)] if text.strip() else []     # checked against the chapter by _main
     mfile = os.environ.get(ENV_MEASUREMENTS, "")
+    if mfile.strip() == "reference":
+        return chapter, overrides, None
+    made = root / THIS_MACHINE
+    if not mfile and made.is_file():          # one machine per book: the one make book priced on
+        try:
+            ms.load(made)
+        except ms.MeasurementFileError as e:
+            raise ParameterError(f"{THIS_MACHINE} (make book's measurement of this machine): "
+                                 f"{' '.join(str(e).split())}; run make book again, or give "
+                                 f"MEASUREMENTS=reference") from None
+        return chapter, overrides, made.resolve()
     measurements = None
     if mfile:
         try:
@@ -233,6 +248,18 @@ def from_environment(root: Path):
             raise ParameterError(f"MEASUREMENTS: {' '.join(str(e).split())}") from None
         measurements = Path(mfile).resolve()
     return chapter, overrides, measurements
+
+
+def priced_on(root: Path, measurements: Path | None) -> str:
+    """make chapter's line saying which machine's prices the chapter is run with."""
+    if measurements is None:
+        why = ("as asked (MEASUREMENTS=reference)" if os.environ.get(ENV_MEASUREMENTS, "").strip() == "reference"
+               else f"no {THIS_MACHINE} yet: make book measures this machine")
+        return f"priced on the reference machine, {why}"
+    if measurements == (root / THIS_MACHINE).resolve():
+        return (f"priced on this machine with {THIS_MACHINE}, as make book measured it "
+                f"(MEASUREMENTS=reference for the reference machine)")
+    return f"priced with {shown_value(str(measurements))}"
 
 
 def _failure(e: BaseException) -> str:
@@ -616,6 +643,7 @@ def _main(argv=None) -> int:
         if args.from_env:
             chapter, overrides, measurements = from_environment(root)
             chapters = [chapter]
+            print(f"{prog}: {priced_on(root, measurements)}", flush=True)
         else:
             overrides = [parse_override(o) for o in args.overrides]
             chapters = args.notebooks or [p for p in chapter_files(root) if p.suffix == ".ipynb"]
