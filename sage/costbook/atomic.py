@@ -6,7 +6,7 @@ file no one else made, so a planted symlink is never followed), named `.<name>.<
 the writer's pid tells a temporary whose writer died (SIGKILL runs no cleanup; the next write removes
 it) from one still being written.  An interrupted write (Ctrl-C, SIGTERM raised as an exception by
 costbook.book.interrupt) removes its own, wherever the signal falls: the signals wait while the
-temporary is being made.
+temporary is being made (noted, then delivered once its name is known).
 """
 from __future__ import annotations
 
@@ -72,21 +72,30 @@ def remove_stale_temporaries(path: Path) -> list[Path]:
     return removed
 
 
-_HELD = {signal.SIGINT, signal.SIGTERM}
+_HELD = (signal.SIGINT, signal.SIGTERM)
 
 
 def _hold_signals():
-    """Make SIGINT and SIGTERM wait (pthread_sigmask); the mask to restore, or None off the main thread
-    (where no handler runs)."""
+    """Until _release_signals: SIGINT and SIGTERM are noted, not acted on.  (A signal mask would not do:
+    a process-directed signal goes to any thread that does not block it, and Python then runs the
+    handler in the main thread all the same.)  Returns what _release_signals needs, or None off the
+    main thread, where no handler runs."""
     if threading.current_thread() is not threading.main_thread():
         return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    noted = []
+    previous = {s: signal.signal(s, lambda signum, frame: noted.append(signum)) for s in _HELD}
+    return previous, noted
 
 
-def _release_signals(before) -> None:
-    """Let the held signals in: a handler that raises does so here."""
-    if before is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+def _release_signals(held) -> None:
+    """The handlers back, and each noted signal delivered to them now: a handler that raises does so here."""
+    if held is None:
+        return
+    previous, noted = held
+    for s, handler in previous.items():
+        signal.signal(s, handler)
+    for s in dict.fromkeys(noted):
+        signal.raise_signal(s)
 
 
 def replace(path: Path, write: Callable[[Path], object]) -> Path:
@@ -97,14 +106,14 @@ def replace(path: Path, write: Callable[[Path], object]) -> Path:
     remove_stale_temporaries(path)
     # a signal handler that raises (Ctrl-C, costbook's SIGTERM) waits until the temporary's name is
     # known, so that wherever the signal falls, the temporary is removed
-    tmp, before = None, _hold_signals()
+    tmp, held = None, _hold_signals()
     try:
         try:
             fd, name = tempfile.mkstemp(prefix=_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
             tmp = Path(name)
             os.close(fd)
         finally:
-            _release_signals(before)
+            _release_signals(held)
         os.chmod(tmp, 0o666 & ~_UMASK)       # as an ordinary new file (mkstemp makes it 0600)
         write(tmp)
         os.replace(tmp, path)
