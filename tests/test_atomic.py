@@ -69,7 +69,7 @@ def test_a_dead_writers_temporary_is_removed_and_a_live_ones_kept(tmp_path):
 
 def test_a_signal_while_the_temporary_is_made_leaves_no_temporary(tmp_path, monkeypatch):
     """SIGTERM between mkstemp making the file and the writer holding its name (the handler raises,
-    as costbook's does): the signal waits until the name is known, and the temporary goes."""
+    as costbook's does): the temporary is found by its writer's prefix, and goes."""
     import signal
     import tempfile
 
@@ -83,7 +83,7 @@ def test_a_signal_while_the_temporary_is_made_leaves_no_temporary(tmp_path, monk
 
     def mkstemp(*a, **k):
         made = real_mkstemp(*a, **k)
-        os.kill(os.getpid(), signal.SIGTERM)     # delivered at once, unless the writer holds it
+        os.kill(os.getpid(), signal.SIGTERM)     # the handler raises here, before mkstemp returns
         for _ in range(1000):                    # bytecodes at which a handler could run
             pass
         return made

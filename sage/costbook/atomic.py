@@ -5,17 +5,16 @@ The temporary is made by `tempfile.mkstemp` in the target's folder (a name no on
 file no one else made, so a planted symlink is never followed), named `.<name>.<pid>.<random>.tmp`:
 the writer's pid tells a temporary whose writer died (SIGKILL runs no cleanup; the next write removes
 it) from one still being written.  An interrupted write (Ctrl-C, SIGTERM raised as an exception by
-costbook.book.interrupt) removes its own, wherever the signal falls: the signals wait while the
-temporary is being made (noted, then delivered once its name is known).
+costbook.book.interrupt) removes its own, wherever the signal falls (inside mkstemp too: the
+temporary is then found by its writer's prefix).  The signal handlers are left alone: Sage's
+cysignals owns SIGINT at the C level, and a handler swapped and restored there swallows Ctrl-C.
 """
 from __future__ import annotations
 
 import glob
 import os
 import shutil
-import signal
 import tempfile
-import threading
 from pathlib import Path
 from typing import Callable
 
@@ -72,54 +71,25 @@ def remove_stale_temporaries(path: Path) -> list[Path]:
     return removed
 
 
-_HELD = (signal.SIGINT, signal.SIGTERM)
-
-
-def _hold_signals():
-    """Until _release_signals: SIGINT and SIGTERM are noted, not acted on.  (A signal mask would not do:
-    a process-directed signal goes to any thread that does not block it, and Python then runs the
-    handler in the main thread all the same.)  Returns what _release_signals needs, or None off the
-    main thread, where no handler runs."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    noted = []
-    previous = {s: signal.signal(s, lambda signum, frame: noted.append(signum)) for s in _HELD}
-    return previous, noted
-
-
-def _release_signals(held) -> None:
-    """The handlers back, and each noted signal delivered to them now: a handler that raises does so here."""
-    if held is None:
-        return
-    previous, noted = held
-    for s, handler in previous.items():
-        signal.signal(s, handler)
-    for s in dict.fromkeys(noted):
-        signal.raise_signal(s)
-
-
 def replace(path: Path, write: Callable[[Path], object]) -> Path:
     """`write(temporary)` writes the new content; then it takes `path`'s place in one rename (a
     symlink at `path` is replaced, never followed)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(path)
-    # a signal handler that raises (Ctrl-C, costbook's SIGTERM) waits until the temporary's name is
-    # known, so that wherever the signal falls, the temporary is removed
-    tmp, held = None, _hold_signals()
+    tmp = None
     try:
-        try:
-            fd, name = tempfile.mkstemp(prefix=_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
-            tmp = Path(name)
-            os.close(fd)
-        finally:
-            _release_signals(held)
+        fd, name = tempfile.mkstemp(prefix=_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
+        tmp = Path(name)
+        os.close(fd)
         os.chmod(tmp, 0o666 & ~_UMASK)       # as an ordinary new file (mkstemp makes it 0600)
         write(tmp)
         os.replace(tmp, path)
     except BaseException:
-        if tmp is not None:
-            tmp.unlink(missing_ok=True)
+        # a signal handler that raised inside mkstemp, after it made the file and before we hold its
+        # name: the file is found by this process's prefix (one writer of a path per process)
+        for made in [tmp] if tmp is not None else temporaries_of(path):
+            made.unlink(missing_ok=True)
         raise
     return path
 
