@@ -18,18 +18,18 @@ of a normal law of that mean and deviation: an assumption, since zkalc keeps no 
 above zero; the export gives back the mean and sd = (q3 - q1) / 1.349.  A file without ``stddev``
 gives prices without a spread, and each says so.  Every file says this in ``provenance.spread``.
 
-Operations the book does not price (field arithmetic, FFTs, ...), operations zkalc times on all of the
-machine's cores where the book prices one thread (``MULTI_THREADED``), an operation timed twice at one
-size (zkalc's parser maps two benchmarks to one name in some files: the book cannot tell which is
-which), and MSM or pairing-product sizes whose price falls as the size grows (a library switching
-algorithm; the book's schema refuses a price that falls as the work grows) are kept aside in
+An operation timed twice at one size (zkalc's parser maps two benchmarks to one name in some files)
+is priced as zkalc's own estimates price it, by its first timing (its frontend reads ``results[0]``),
+with a spread wide enough for the others.  Operations the book does not price (field arithmetic, FFTs,
+...), operations zkalc times on all of the machine's cores where the book prices one thread
+(``MULTI_THREADED``), and MSM or pairing-product sizes whose price falls as the size grows (a library
+switching algorithm; the book's schema refuses a price that falls as the work grows) are kept aside in
 ``provenance.aside``, each with its reason, never dropped silently.
 """
 from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from pathlib import Path
 
 from . import measurement_schema, measurements
@@ -188,16 +188,31 @@ def book_key(op: str, size: int, curve: str) -> str | None:
 # ---------------------------------------------------------------------------
 # zkalc -> measurement file
 
-def _entry(mean: float, sd, op: str, size: int, line: int, where: str) -> dict:
+def _quartiles(mean: float, sd) -> tuple:
+    """(q1, q3) of a normal law of that mean and deviation, q1 clipped above zero; (mean, mean) without sd."""
+    if sd is None:
+        return mean, mean
+    return max(mean - NORMAL_QUARTILE * sd, CLIP_SHARE * mean), mean + NORMAL_QUARTILE * sd
+
+
+def _entry(mean: float, sd, op: str, size: int, line: int, where: str, also=()) -> dict:
+    """The price of one zkalc timing; `also`, the (mean, sd) of further timings of `op` at `size` in the
+    file (two benchmarks under one name), widen its quartiles to cover theirs, while its median stays
+    the first timing: the one zkalc's own estimates use (``results[0]`` in its frontend)."""
     out = {"median": mean, "unit": UNIT}
-    if sd is not None:
-        out["q1"] = max(mean - NORMAL_QUARTILE * sd, CLIP_SHARE * mean)
-        out["q3"] = mean + NORMAL_QUARTILE * sd
+    spans = [_quartiles(mean, sd)] + [_quartiles(m, s) for m, s in also]
+    if sd is not None or also:
+        out["q1"], out["q3"] = min(lo for lo, _ in spans), max(hi for _, hi in spans)
     out["basis"] = f"zkalc {op} at size {size}: {mean:.6g} ns" + (f" +/- {sd:.3g} (sd)" if sd is not None else "") \
                    + f", line {line} of {where}"
+    if also:
+        out["basis"] += (f"; the first of {1 + len(also)} timings of {op} at size {size}, as zkalc's own estimates "
+                         f"take it, its spread widened to cover the other{'s' if len(also) > 1 else ''} ("
+                         + ", ".join(f"{m:.6g} ns" for m, _ in also) + ")")
     out["line"] = line
-    out["zkalc"] = {"op": op, "size": size, "mean_ns": mean, **({"sd_ns": sd} if sd is not None else {})}
-    if sd is None:
+    out["zkalc"] = {"op": op, "size": size, "mean_ns": mean, **({"sd_ns": sd} if sd is not None else {}),
+                    **({"also_ns": [m for m, _ in also]} if also else {})}
+    if sd is None and not also:
         out["no_spread"] = "the zkalc file states no standard deviation"
     return out
 
@@ -246,20 +261,19 @@ def to_measurements(path, library: str, machine: str, curve: str | None = None, 
     for op, body in ops.items():
         line = lines.get(op, 1)
         sds = body["stddev"] or [None] * len(body["range"])
-        times = Counter(body["range"])
-        repeated = {n for n, k in times.items() if k > 1}
+        timings: dict = {}                 # size -> [(mean, sd)] in the file's order
         for n, mean, sd in zip(body["range"], body["results"], sds):
+            timings.setdefault(n, []).append((mean, sd))
+        for n, timed in timings.items():
             key = book_key(op, n, book_curve)
             reason = ("the book prices no such operation" if key is None else
                       f"zkalc's {library} build times {op} on all the machine's cores; the book prices one "
-                      f"thread (costbook.zkalc.MULTI_THREADED)" if op in MULTI_THREADED.get(library, ()) else
-                      f"timed {times[n]} times at size {n} in this file (two benchmarks under one "
-                      f"name): the book cannot tell which is {key}" if n in repeated else None)
+                      f"thread (costbook.zkalc.MULTI_THREADED)" if op in MULTI_THREADED.get(library, ()) else None)
             if reason:
-                aside.append({"op": op, "size": n, "mean_ns": mean, **({"sd_ns": sd} if sd is not None else {}),
-                              "line": line, "reason": reason})
+                aside += [{"op": op, "size": n, "mean_ns": mean, **({"sd_ns": sd} if sd is not None else {}),
+                           "line": line, "reason": reason} for mean, sd in timed]
             else:
-                entries[key] = _entry(mean, sd, op, n, line, where)
+                entries[key] = _entry(*timed[0], op, n, line, where, also=timed[1:])
     for key, why in _falling_sizes(entries).items():
         e = entries.pop(key)
         aside.append({**e["zkalc"], "line": e["line"], "reason": why})
