@@ -15,6 +15,28 @@ def test_known_machines_are_the_reference_then_every_public_and_contributed_file
     assert [m.id for m in known if m.kind == "contributed"] == [f"contributed/{p}" for p in contributed]
 
 
+def test_this_machine_stands_beside_the_reference_where_the_book_was_executed_on_it(tmp_path, monkeypatch):
+    """make book prices the chapters with this machine's file ($COSTBOOK_MEASUREMENTS): appendix B lists
+    it second, as "this machine", every price measured; the committed book (the reference) lists no such
+    machine, and the committed live exports never hold it."""
+    assert "book" not in [m.id for m in machines.known_machines()]
+    import json
+    data = json.loads(measurements.reference_path().read_text())
+    data["name"] = "this-machine-test"
+    data["provenance"] = {**data["provenance"], "machine": {"cpu": "a test CPU", "cores": 2}}
+    mine = tmp_path / "this-machine.json"
+    mine.write_text(json.dumps(data))
+    monkeypatch.setenv("COSTBOOK_MEASUREMENTS", str(mine))
+    known = machines.known_machines()
+    assert [m.id for m in known[:2]] == ["reference", "book"] and known[1].kind == "this"
+    assert "book" not in [m.id for m in machines.known_machines(this_machine=False)]
+    table = machines.machine_table(known[:2])
+    assert "this machine" in str(table.rows[1][0]) and "executed on" in str(table.rows[1][2])
+    cells = [c for c in machines.side_by_side(known[:2]) if c.machine == "book"]
+    assert cells and all(c.measured_share == 1.0 for c in cells)
+    assert [head for _, head in machines.columns(known[:2])][:2] == ["reference machine", "this machine"]
+
+
 def _set(entries):
     return measurements.validate({"schema": measurements.SCHEMA, "name": "t", "kind": "public",
                                   "provenance": {"source": {}, "machine": "m", "spread": "-"},

@@ -157,7 +157,8 @@ def known_machines(model) -> list:
     the reference file, the scheme's published (seed) machine, then the public and contributed
     machines (``costbook.machines.known_machines``).  Each id is what ``costbook estimate SCHEME
     --source`` takes for that machine."""
-    ref, *others = machines.known_machines()
+    # the export is committed: it never holds the machine a build runs on (the page embeds that one)
+    ref, *others = machines.known_machines(this_machine=False)
     pub = measurements.load_source(f"published/{model.PUBLISHED}")
     out = [("reference", f"the reference machine ({measurements.machine_words(ref.mset)})", ref.mset),
            ("published", f"the seed's machine ({measurements.machine_words(pub)}; its published prices, completed as "

@@ -24,8 +24,11 @@ from .intervals import fmt_interval, unit_of
 from .keys import family_of, sizes as key_sizes
 from .report import FileWords, Phrase, Table, bibliography_keys, cite, geometric_mean
 
-#: the kinds of machine, in the order a table shows them
-KINDS = ("reference", "public", "contributed", "seed")
+#: the kinds of machine, in the order a table shows them ("this": the machine the book was executed on,
+#: where it is not the reference machine: the file ``make book`` measured, $COSTBOOK_MEASUREMENTS)
+KINDS = ("reference", "this", "public", "contributed", "seed")
+#: the id of this machine, as ``--source`` takes it
+THIS = "book"
 
 
 @dataclass(frozen=True)
@@ -83,11 +86,17 @@ def check_in_folder(path, mset: measurements.MeasurementSet) -> None:
             raise measurements.MeasurementFileError(f"{path}: {problem}")
 
 
-def known_machines() -> list:
-    """The reference machine, then the public and contributed machines (their files, sorted by name);
-    a file of the wrong kind for its folder (``misplaced``) is left out."""
+def known_machines(this_machine: bool = True) -> list:
+    """The reference machine, this machine (``this_machine``, and only where the book is executed on a
+    file other than the reference: ``make book``'s measurement of the machine it runs on), then the public
+    and contributed machines (their files, sorted by name); a file of the wrong kind for its folder
+    (``misplaced``) is left out."""
     ref = measurements.load_source("reference")
     out = [Machine("reference", "reference", measurements.machine_words(ref), ref)]
+    book = measurements.resolve(THIS)
+    if this_machine and book.resolve() != measurements.reference_path().resolve():
+        mine = measurements.load(book)
+        out.append(Machine(THIS, "this", measurements.machine_words(mine), mine))
     for kind in ("public", "contributed"):
         for path in sorted(folder(kind).glob("*.json")):
             m = measurements.load(path)
@@ -208,6 +217,8 @@ def short_name(machine: Machine) -> str:
     first parenthesis), a contributed file's name."""
     if machine.kind == "reference":
         return "reference machine"
+    if machine.kind == "this":
+        return "this machine"
     if machine.kind == "contributed":
         return machine.id.split("/", 1)[1]
     return machine.words.split(" (", 1)[0]
@@ -289,7 +300,8 @@ def machine_table(machines) -> Table:
             name = profile.get("name") if isinstance(profile, dict) else None
             where = ("measured with the book's harness"
                      + (f" ({name} profile)" if name in ("quick", "full") else " (its profile not stated)"))
-        kind = kinds.get(m.id) or {"reference": "the book's reference machine"}.get(m.kind, "a reader's machine")
+        kind = kinds.get(m.id) or {"reference": "the book's reference machine",
+                                   "this": "the machine this book was executed on"}.get(m.kind, "a reader's machine")
         # a machine's name and words come from its file (a reader's, for a contributed one): never a citation
         t.add(FileWords(short_name(m)), FileWords(m.words), kind, where, str(stated), str(done))
     return t
