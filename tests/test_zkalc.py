@@ -1,6 +1,7 @@
 """zkalc's format both ways (costbook.zkalc, `costbook import zkalc` / `export zkalc`), the public
 machines made from zkalc's files (costbook.public), and the contributed machines' folder."""
 import json
+from pathlib import Path
 import math
 import statistics
 
@@ -137,7 +138,9 @@ def test_zkalc_to_book_to_zkalc_gives_the_stated_numbers_back(m, tmp_path, capsy
     again, _ = zkalc.read(back)
     # the stated (mean, sd) of each kept operation, by its book key (an older file's mul_ec comes back
     # under zkalc's current name, mul_G1)
-    kept = {k: (e["zkalc"]["op"], e["zkalc"]["size"]) for k, e in measurements.load(book).results[m["library"]].items()}
+    # (the import completes the rest from the reference machine; a completed price is not exported)
+    kept = {k: (e["zkalc"]["op"], e["zkalc"]["size"]) for k, e in measurements.load(book).results[m["library"]].items()
+            if "zkalc" in e}
     seen = set()
     for op, body in again.items():
         for n, mean, sd in zip(body["range"], body["results"], body.get("stddev") or [None] * len(body["range"])):
@@ -224,11 +227,54 @@ def test_a_file_of_an_unknown_curve_or_bad_options_is_refused_in_one_line(tmp_pa
     for argv, words in [((), "not a curve the book prices"),
                         (("--curve", "secp256k1"), "--curve 'secp256k1'"),
                         (("--curve", "bls12_381", "--repository", "r"), "give --repository, --commit and --path"),
-                        (("--curve", "bls12_381", "--evidence", f), "only with --complete")]:
+                        (("--curve", "bls12_381", "--stated-only", "--evidence", f), "--stated-only: not with")]:
         code, _, err = run(capsys, "import", "zkalc", f, "--library", "arkworks", "--machine", "m", *argv)
         assert code == 2 and words in err and err.count("\n") == 1, err
     code, _, err = run(capsys, "export", "zkalc", "--backend", "gmp")
     assert code == 2 and "no bls12_381 key with a zkalc name" in err
+
+
+def _in_zkalc_layout(tmp_path, m, library=None):
+    f = tmp_path / "data" / m["curve"] / (library or m["library"]) / Path(m["file"]).name
+    f.parent.mkdir(parents=True)
+    f.write_bytes(source_file(m).read_bytes())
+    return f
+
+
+def test_a_zkalc_file_alone_imports_and_completes_as_the_committed_machine(tmp_path, capsys):
+    """`costbook import zkalc FILE`, nothing else: curve and library from zkalc's layout, the machine's
+    words the book's, completed from the reference machine with the other machines the book holds as
+    evidence (never the file itself): the committed public machine's prices, and one line saying so."""
+    m = next(s for s in SOURCES if s["id"] == "aws-m6i-8xlarge")
+    out = tmp_path / "m.json"
+    code, stdout, err = run(capsys, "import", "zkalc", _in_zkalc_layout(tmp_path, m), "--out", out)
+    assert code == 0 and err.count("\n") == 1, err
+    assert "24 prices stated by zkalc (arkworks)" in err and "completed from the reference" in err
+    assert f"of {len(SOURCES) - 1} other machines" in err
+    mine, committed = measurements.load(out), measurements.load(ROOT / "measurements" / "public" / f"{m['id']}.json")
+    assert mine.provenance["machine"] == m["machine"]
+    assert {b: {k: e["median"] for k, e in es.items()} for b, es in mine.results.items()} == \
+           {b: {k: e["median"] for k, e in es.items()} for b, es in committed.results.items()}
+    assert run(capsys, "estimate", "cs03", "--source", out)[0] == 0
+
+
+def test_a_library_the_reference_lacks_imports_what_zkalc_states_and_says_why(tmp_path, capsys):
+    m = SOURCES[0]
+    code, _, err = run(capsys, "import", "zkalc", _in_zkalc_layout(tmp_path, m, library="blstrs"),
+                       "--out", tmp_path / "b.json")
+    assert code == 0 and err.count("\n") == 1 and "none completed (the reference machine has no blstrs prices" in err
+    assert not any(e.get("completed") for es in measurements.load(tmp_path / "b.json").results.values()
+                   for e in es.values())
+    code, _, err = run(capsys, "import", "zkalc", tmp_path / "data" / m["curve"] / "blstrs" / Path(m["file"]).name,
+                       "--complete", "--out", tmp_path / "c.json")
+    assert code == 2 and err.count("\n") == 1 and "blstrs" in err, err
+
+
+def test_a_file_outside_zkalcs_layout_asks_for_its_library_in_one_line(tmp_path, capsys):
+    f = tmp_path / "x.json"
+    f.write_bytes(source_file(SOURCES[0]).read_bytes())
+    code, _, err = run(capsys, "import", "zkalc", f)
+    assert code == 2 and err.count("\n") == 1 and "give --library" in err, err
 
 
 def test_an_interrupted_import_leaves_the_previous_file(tmp_path, capsys, monkeypatch):

@@ -68,6 +68,10 @@ MULTI_THREADED = {"arkworks": frozenset({"msm_G1", "msm_G2", "msm_Gt", "pairing_
 NORMAL_QUARTILE = 0.6744897501960817
 #: where mean - 0.6745 sd would reach zero, q1 is clipped to this share of the mean
 CLIP_SHARE = 0.01
+#: zkalc's library folders (frontend/data/<curve>/<library>/ of github.com/mmaker/zkalc): a file's
+#: library is read from its folder only where the folder is one of these
+LIBRARIES = frozenset({"arkworks", "blstrs", "curve25519-dalek", "ffjavascript", "gnark_crypto", "halo2_curves",
+                       "icicle-cpu", "icicle-cuda", "pairing_ce", "pasta_curves", "zkcrypto"})
 #: the unit zkalc's results are in, kept as is in the imported file
 UNIT = "ns"
 KIND = "public"
@@ -156,6 +160,18 @@ def curve_of(path, curve: str | None = None) -> str:
         raise ZkalcFileError(f"{path}: curve: {given} is not a curve the book prices (have: "
                              f"{', '.join(sorted(CURVES))}); give --curve")
     return CURVES[name]
+
+
+def library_of(path, library: str | None = None) -> str:
+    """The library a zkalc file times: `library` if given, else its folder in zkalc's layout
+    (data/<curve>/<library>/<machine>.json), which must be one of zkalc's (``LIBRARIES``)."""
+    if library is not None:
+        return library
+    folder = Path(path).resolve().parent.name
+    if folder in LIBRARIES:
+        return folder
+    raise ZkalcFileError(f"{path}: library: its folder {folder!r} is not one of zkalc's library folders "
+                         f"(data/<curve>/<library>/<machine>.json: {', '.join(sorted(LIBRARIES))}); give --library")
 
 
 def _lines_of(text: str) -> dict:
@@ -312,7 +328,8 @@ def from_measurements(mset: measurements.MeasurementSet, backend: str, curve: st
     """zkalc's JSON of `backend`'s prices in `mset` for `curve`: every key with a zkalc name, in ns, the
     median as the mean and sd = the wider of (q3 - median, median - q1) / 0.6745 (a normal law's; the
     upper side alone where the import clipped q1), from a stated range (low/high) the same way; an
-    operation with a price given without any spread has no stddev."""
+    operation with a price given without any spread has no stddev.  A price completed from another
+    machine's ratios (``costbook.public``) is no benchmark of this machine and is not written."""
     if curve not in set(CURVES.values()):
         raise ZkalcFileError(f"--curve {curve!r}: zkalc and the book share only {', '.join(sorted(set(CURVES.values())))}")
     if backend not in mset.results:
@@ -324,6 +341,8 @@ def from_measurements(mset: measurements.MeasurementSet, backend: str, curve: st
             continue
         _, op, n = named
         e = mset.entry(backend, key)
+        if e.get("completed"):
+            continue
         mean = mset.seconds(backend, key) * 1e9
         low, high = (b * 1e9 for b in mset.bounds(backend, key))
         spread = "q1" in e or "low" in e
