@@ -58,11 +58,17 @@ ZKALC_NAMES = {
 }
 
 #: operations zkalc times on all the machine's cores in a library's build, set aside: the book prices
-#: one thread.  arkworks: zkalc builds ark-ec and ark-ff with their "parallel" feature
-#: (backend/arkworks/Cargo.toml of github.com/mmaker/zkalc), under which MSMs and multi-pairings run on
-#: rayon's thread pool; a single multiplication, addition or pairing stays on one thread.  Other
-#: libraries' threading is not known to this table: their operations are taken as single-threaded.
-MULTI_THREADED = {"arkworks": frozenset({"msm_G1", "msm_G2", "msm_Gt", "pairing_product"})}
+#: one thread.  A single multiplication, addition or pairing stays on one thread in every library here.
+#: arkworks: zkalc builds ark-ec and ark-ff with their "parallel" feature (backend/arkworks/Cargo.toml of
+#: github.com/mmaker/zkalc), under which MSMs and multi-pairings run on rayon's thread pool.
+#: gnark_crypto: zkalc runs gnark-crypto's BenchmarkMultiExpG1/G2 (backend/gnark/zkalc.sh), whose
+#: MultiExp with a default ecc.MultiExpConfig spreads its work over go routines on every CPU.
+#: blstrs: its multi_exp is blst's Rust p1_affines/p2_affines mult, which tiles the Pippenger sum over
+#: blst's thread pool unless built with "no-threads" (zkalc's build is not).  Other libraries'
+#: threading is not known to this table: their operations are taken as single-threaded.
+MULTI_THREADED = {"arkworks": frozenset({"msm_G1", "msm_G2", "msm_Gt", "pairing_product"}),
+                  "gnark_crypto": frozenset({"msm_G1", "msm_G2"}),
+                  "blstrs": frozenset({"msm_G1", "msm_G2"})}
 
 #: a normal law's quartiles lie 0.6745 standard deviations from its median
 NORMAL_QUARTILE = 0.6744897501960817
