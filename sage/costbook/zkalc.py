@@ -318,6 +318,17 @@ def to_measurements(path, library: str, machine: str, curve: str | None = None, 
 # ---------------------------------------------------------------------------
 # measurement file -> zkalc
 
+def machine_entry(mset: measurements.MeasurementSet) -> dict:
+    """The machine of `mset` as an entry of zkalc's data/machines.json ({cpu, label, os, ram}), from the
+    provenance the book's harness records."""
+    m = mset.provenance.get("machine")
+    m = m if isinstance(m, dict) else {"cpu": str(m or "unknown")}
+    cores = m.get("cores")
+    cpu = str(m.get("cpu", "unknown")) + (f", {cores} cores" if isinstance(cores, int) else "")
+    return {"cpu": cpu, "label": measurements.machine_words(mset), "os": str(m.get("os", "unknown")),
+            "ram": str(m.get("memory", "unknown"))}
+
+
 def zkalc_name(key: str) -> tuple | None:
     """(curve, zkalc operation, size) of a book key that has a zkalc name (the first in ZKALC_NAMES),
     else None."""
@@ -335,7 +346,8 @@ def from_measurements(mset: measurements.MeasurementSet, backend: str, curve: st
     median as the mean and sd = the wider of (q3 - median, median - q1) / 0.6745 (a normal law's; the
     upper side alone where the import clipped q1), from a stated range (low/high) the same way; an
     operation with a price given without any spread has no stddev.  A price completed from another
-    machine's ratios (``costbook.public``) is no benchmark of this machine and is not written."""
+    machine's ratios (``costbook.public``) is no benchmark of this machine and is not written, nor an
+    operation zkalc times on all cores in that library (``MULTI_THREADED``): the book's is one thread's."""
     if curve not in set(CURVES.values()):
         raise ZkalcFileError(f"--curve {curve!r}: zkalc and the book share only {', '.join(sorted(set(CURVES.values())))}")
     if backend not in mset.results:
@@ -347,8 +359,8 @@ def from_measurements(mset: measurements.MeasurementSet, backend: str, curve: st
             continue
         _, op, n = named
         e = mset.entry(backend, key)
-        if e.get("completed"):
-            continue
+        if e.get("completed") or op in MULTI_THREADED.get(backend, ()):
+            continue        # another machine's price; or zkalc's name for that library's all-core operation
         mean = mset.seconds(backend, key) * 1e9
         low, high = (b * 1e9 for b in mset.bounds(backend, key))
         spread = "q1" in e or "low" in e

@@ -11,7 +11,8 @@ reference file has and the zkalc file lacks is completed from the reference mach
 the zkalc files of other machines the book holds (measurements/public/zkalc/, same library and curve)
 or from ``--evidence`` files; one line on stderr says what was stated, what was completed and from
 what.  ``--stated-only`` keeps zkalc's prices alone.  `export` writes the keys of one backend that
-have a zkalc name, as a zkalc file.  Both write through a temporary file and a rename (``--out``), or
+have a zkalc name, as a zkalc file, and sets its machine's entry in the machines.json beside it.
+Both write through a temporary file and a rename (``--out``), or
 print to stdout.  Bad input is one line and exit 2, through ``cli.main``.
 """
 from __future__ import annotations
@@ -172,6 +173,20 @@ def cmd_export(args, out_path) -> int:
     else:
         atomic.write_text(out, text, durable=True)
         print(out)
+        print(_add_machine(Path(out).parent / "machines.json", Path(out).stem, zkalc.machine_entry(mset)))
     return 0
+
+
+def _add_machine(path: Path, machine_id: str, entry: dict) -> Path:
+    """zkalc's data/machines.json beside an exported file, with `machine_id` (the file's name, as zkalc
+    names a machine) set to `entry`; the other machines of an existing file kept."""
+    machines = {}
+    if path.exists():
+        text = measurements.read_text(path, error=zkalc.ZkalcFileError, what="zkalc machines file")
+        machines = measurements.parse_json(text, str(path), error=zkalc.ZkalcFileError)
+        if not isinstance(machines, dict):
+            raise zkalc.ZkalcFileError(f"{path}: not zkalc's machines.json (an object of machines by name)")
+    machines[machine_id] = entry
+    return atomic.write_text(path, json.dumps(machines, indent=4, sort_keys=True) + "\n", durable=True)
 
 
