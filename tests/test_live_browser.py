@@ -240,6 +240,23 @@ def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
     print(f"{len(got)} steps re-priced in the page for {reader.name}: "
           + "; ".join(f"{e['label']} {e['total']:.6g} s" for e in expected))
 
+    # an imported zkalc machine (kind public), through the same input: priced as the CLI prices that file,
+    # and said to be a benchmark's transcription with its completed prices
+    imported = tmp_path / "imported-zkalc-box.json"
+    imported.write_bytes((ROOT / "measurements" / "public" / "aws-m6i-8xlarge.json").read_bytes())
+    page.send("DOM.setFileInputFiles", nodeId=node["nodeId"], files=[str(imported)])
+    page.wait_for("document.querySelector('.costbook-live-words').textContent.includes('imported-zkalc-box.json')")
+    said = page.js("document.querySelector('.costbook-live-message').textContent")
+    assert "a public benchmark's prices (costbook import zkalc)" in said and "completed from the reference" in said, said
+    got = read_steps(page)
+    expected, printed = cli_steps(SCHEME, str(imported), {**defaults, OPTION: VALUE}, defaults)
+    assert expected is not None, printed
+    assert [s["label"] for s in got] == [s["label"] for s in expected]
+    for g, e in zip(got, expected):
+        assert g["error"] is None, g
+        for f in ("total", "low", "high"):
+            assert g[f] == pytest.approx(e[f], rel=1e-9, abs=0), ("imported", e["label"], f)
+
     shot = page.send("Page.captureScreenshot", format="png", captureBeyondViewport=True,
                      clip={**page.js("""(() => { const r = document.querySelector('.costbook-live').getBoundingClientRect();
                            return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height, scale: 1}; })()""")})

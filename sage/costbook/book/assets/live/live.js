@@ -122,12 +122,18 @@
       reader.onload = () => {
         try {
           const set = P.readMeasurementFile(new Uint8Array(reader.result), file.name, data().schema);
-          if (set.kind !== "measured")
-            throw new P.MeasurementFileError(`${file.name}: kind: the page prices measured files (costbook measure writes them), got ${P.pyRepr(set.kind)}; price a ${set.kind} file with costbook estimate --source`);
+          if (set.kind !== "measured" && set.kind !== "public")
+            throw new P.MeasurementFileError(`${file.name}: kind: the page prices measured files (costbook measure writes them) and public ones (costbook import zkalc writes them), got ${P.pyRepr(set.kind)}; price a ${set.kind} file with costbook estimate --source`);
           state.own = new P.PriceSet(set, data().schema);
           state.ownFile = file.name;
           state.machine = "file";
-          fileMsg.textContent = `${file.name}: checked as costbook check does; ${Object.keys(set.results).length} backend(s), ${Object.values(set.results).reduce((n, e) => n + Object.keys(e).length, 0)} prices.`;
+          const entries = Object.values(set.results).flatMap((e) => Object.values(e));
+          const completed = entries.filter((e) => e && e.completed).length;
+          // a public file is a benchmark's transcription, not a measurement: said so, with what was completed
+          const what = set.kind === "public"
+            ? `a public benchmark's prices (costbook import zkalc): ${entries.length - completed} stated, ${completed} completed from the reference machine's ratios`
+            : `${entries.length} prices`;
+          fileMsg.textContent = `${file.name}: checked as costbook check does; ${Object.keys(set.results).length} backend(s), ${what}.`;
           fileMsg.dataset.state = "ok";
         } catch (e) {
           fileMsg.textContent = e.message;
