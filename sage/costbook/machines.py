@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import compare, measurements, public, registry
+from . import compare, measurements, public, registry, zkalc
 from .intervals import fmt_interval, unit_of
 from .keys import family_of, sizes as key_sizes
-from .report import FileWords, Phrase, Table, bibliography_keys, cite, geometric_mean
+from .report import FileWords, Phrase, Table, bibliography_keys, cite, fmt_time, geometric_mean
 
 #: the kinds of machine, in the order a table shows them ("this": the machine the book was executed on,
 #: where it is not the reference machine: the file ``make book`` measured, $COSTBOOK_MEASUREMENTS)
@@ -304,4 +304,41 @@ def machine_table(machines) -> Table:
                                    "this": "the machine this book was executed on"}.get(m.kind, "a reader's machine")
         # a machine's name and words come from its file (a reader's, for a contributed one): never a citation
         t.add(FileWords(short_name(m)), FileWords(m.words), kind, where, str(stated), str(done))
+    return t
+
+
+def zkalc_figures(machines) -> list:
+    """For every public machine transcribed from a zkalc file the book holds, each operation zkalc timed
+    that the book prices as the same operation: {machine, op, key, figure, sd, price} (seconds), zkalc's
+    figure the first timing at that size, as its estimates read it, and the book's price of it on that
+    machine.  Operations zkalc times on all cores, or at sizes whose price falls, are aside."""
+    held = {s["id"]: s for s in public.sources()}
+    folder = public.sources_path().parent
+    out = []
+    for m in machines:
+        source = held.get(m.id.split("/", 1)[1]) if m.kind == "public" else None
+        if source is None:
+            continue
+        ops, _ = zkalc.read(folder / source["file"])
+        aside = {(a["op"], a["size"]) for a in m.mset.provenance.get("aside", [])}
+        for op, body in ops.items():
+            sds = body["stddev"] or [None] * len(body["range"])
+            for n in dict.fromkeys(body["range"]):
+                key = zkalc.book_key(op, n, source["curve"])
+                if key is None or (op, n) in aside or not m.mset.has(source["library"], key):
+                    continue
+                i = body["range"].index(n)
+                out.append({"machine": m, "op": op, "key": key, "figure": body["results"][i] * 1e-9,
+                            "sd": None if sds[i] is None else sds[i] * 1e-9,
+                            "price": m.mset.seconds(source["library"], key)})
+    return out
+
+
+def zkalc_agreement(figures) -> Table:
+    """``zkalc_figures`` as a table: zkalc's figure (with its deviation), the book's price, the difference."""
+    t = Table(["machine", "operation", "zkalc's figure", "the book's price", "difference"])
+    for f in figures:
+        t.add(FileWords(short_name(f["machine"])), f"{f['op']} ({f['key']})",
+              fmt_time(f["figure"], 4) + (f" ± {fmt_time(f['sd'], 2)}" if f["sd"] is not None else ""),
+              fmt_time(f["price"], 4), f"{f['price'] / f['figure'] - 1:+.1%}")
     return t
