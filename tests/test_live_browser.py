@@ -169,6 +169,20 @@ def read_steps(page: Page) -> list:
         high: Number(r.dataset.high), error: r.querySelector('[data-error]')?.textContent || null}))""")
 
 
+def priced_like_the_cli(page, path, point, defaults) -> tuple:
+    """The page's steps for the file at `path`, each equal to `costbook estimate --source path`'s (total,
+    low and high to 1e-9 relative); returns (the page's steps, the CLI's)."""
+    got = read_steps(page)
+    expected, printed = cli_steps(SCHEME, str(path), point, defaults)
+    assert expected is not None, printed
+    assert [s["label"] for s in got] == [s["label"] for s in expected]
+    for g, e in zip(got, expected):
+        assert g["error"] is None, g
+        for f in ("total", "low", "high"):
+            assert g[f] == pytest.approx(e[f], rel=1e-9, abs=0), (path.name, e["label"], f)
+    return got, expected
+
+
 def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
     reader = tmp_path / "reader-laptop.json"
     reader.write_text(json.dumps(reader_machine()))
@@ -229,14 +243,7 @@ def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
     words = page.js("document.querySelector('.costbook-live-words').textContent")
     option_words = schemes.get(SCHEME).OPTION_WORDS[OPTION]
     assert "reader-laptop.json" in words and f"{option_words}: {VALUE:,}" in words, words
-    got = read_steps(page)
-    expected, printed = cli_steps(SCHEME, str(reader), {**defaults, OPTION: VALUE}, defaults)
-    assert expected is not None, printed
-    assert [s["label"] for s in got] == [s["label"] for s in expected]
-    for g, e in zip(got, expected):
-        assert g["error"] is None, g
-        for f in ("total", "low", "high"):
-            assert g[f] == pytest.approx(e[f], rel=1e-9, abs=0), (e["label"], f)
+    got, expected = priced_like_the_cli(page, reader, {**defaults, OPTION: VALUE}, defaults)
     print(f"{len(got)} steps re-priced in the page for {reader.name}: "
           + "; ".join(f"{e['label']} {e['total']:.6g} s" for e in expected))
 
@@ -248,14 +255,7 @@ def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
     page.wait_for("document.querySelector('.costbook-live-words').textContent.includes('imported-zkalc-box.json')")
     said = page.js("document.querySelector('.costbook-live-message').textContent")
     assert "a public benchmark's prices (costbook import zkalc)" in said and "completed from the reference" in said, said
-    got = read_steps(page)
-    expected, printed = cli_steps(SCHEME, str(imported), {**defaults, OPTION: VALUE}, defaults)
-    assert expected is not None, printed
-    assert [s["label"] for s in got] == [s["label"] for s in expected]
-    for g, e in zip(got, expected):
-        assert g["error"] is None, g
-        for f in ("total", "low", "high"):
-            assert g[f] == pytest.approx(e[f], rel=1e-9, abs=0), ("imported", e["label"], f)
+    priced_like_the_cli(page, imported, {**defaults, OPTION: VALUE}, defaults)
 
     shot = page.send("Page.captureScreenshot", format="png", captureBeyondViewport=True,
                      clip={**page.js("""(() => { const r = document.querySelector('.costbook-live').getBoundingClientRect();
