@@ -307,6 +307,23 @@ def test_a_library_the_reference_lacks_imports_what_zkalc_states_and_says_why(tm
     assert code == 2 and err.count("\n") == 1 and "blstrs" in err, err
 
 
+@pytest.mark.parametrize("curve, library", [("bn254", "gnark_crypto"), ("bls12_381", "gnark_crypto"),
+                                            ("bn254", "arkworks"), ("bn254", "blstrs")])
+def test_any_zkalc_library_and_curve_imports_with_the_file_alone(tmp_path, capsys, curve, library):
+    """gnark_crypto and blstrs (no reference prices to carry ratios from) and BN254 arkworks (no other
+    machine's file to set a margin): zkalc's prices alone, and one line saying why nothing was completed."""
+    f = tmp_path / "data" / curve / library / "aws_box.json"
+    f.parent.mkdir(parents=True)
+    f.write_text(json.dumps({"mul_G1": {"range": [1], "results": [91000.0], "stddev": [50.0]},
+                             "mul_G2": {"range": [1], "results": [250000.0], "stddev": [90.0]},
+                             "pairing": {"range": [1], "results": [700000.0], "stddev": [300.0]}}))
+    code, _, err = run(capsys, "import", "zkalc", f, "--out", tmp_path / "m.json")
+    assert code == 0 and err.count("\n") == 1 and "3 prices stated by zkalc" in err and "none completed (" in err, err
+    mset = measurements.load(tmp_path / "m.json")
+    assert sorted(mset.keys(library)) == sorted(f"{curve}/{k}" for k in ("g1_mul", "g2_mul", "pairing"))
+    assert mset.provenance["machine"] == "aws_box (zkalc's machine name)"
+
+
 def test_a_file_outside_zkalcs_layout_asks_for_its_library_in_one_line(tmp_path, capsys):
     f = tmp_path / "x.json"
     f.write_bytes(source_file(SOURCES[0]).read_bytes())
