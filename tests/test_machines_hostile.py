@@ -151,7 +151,7 @@ def test_the_prose_names_the_machines_as_text(appendix):
     from costbook.book.render import load_book
     out, _ = appendix
     paragraphs = prose(out)
-    assert len(paragraphs) == 2
+    assert len(paragraphs) == 3                 # the machines, the prices, the agreement with zkalc
     _, chapters = load_book(FIXTURE)
     said = " ".join(paragraphs)
     for markdown in paragraphs:
