@@ -18,6 +18,7 @@ print to stdout.  Bad input is one line and exit 2, through ``cli.main``.
 from __future__ import annotations
 
 import json
+import math
 import shlex
 import sys
 from pathlib import Path
@@ -143,7 +144,6 @@ def _summary(mset, library: str, reference, completing: bool, why_not: str | Non
     completion = mset.provenance.get("completion") or {}
     stated = len(mset.results[library])
     if completing:
-        import math
         return (f"{stated} prices stated by zkalc ({library}), {completion.get('completed')} completed from the "
                 f"{reference.name} machine's ratios, their margin a factor of {math.exp(completion['margin']):.2f} "
                 f"from {completion.get('margin_scores')} stated prices of "
