@@ -31,6 +31,17 @@ def die_with_parent(parent: int | None = None) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
+def start_worker(parent: int) -> None:
+    """A pool worker's first lines (its ``initializer``): it ends with its parent (``die_with_parent``),
+    and it leaves a Ctrl-C to the parent, which ends it (``end_children``).  The terminal sends Ctrl-C
+    to the whole process group; a worker that unwound by itself would print lines of its own on the
+    way, such as cypari2's "leaked N bytes on the PARI stack" when the signal lands inside PARI."""
+    with contextlib.suppress(ImportError):
+        import cysignals.signals  # noqa: F401  (it takes SIGINT over when first imported: before, not after us)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
+
+
 def end_children() -> None:
     """Kill every process below this one now (a worker, a companion): before a signal unwinds the
     command, whose process pool would otherwise wait for its running worker to finish."""

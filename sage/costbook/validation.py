@@ -434,9 +434,9 @@ def validations_in_processes(scheme: str, options: Mapping | None, processes: in
     scheme_paths = [str(p) for p in registry.folders()]       # a test's toy schemes too
     results = []
     for _ in range(processes):                  # one at a time: each has the machine as a single run
-        # the worker ends with this process, whatever ends it (children.die_with_parent)
+        # the worker ends with this process, whatever ends it (children.start_worker)
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                 initializer=children.die_with_parent, initargs=(os.getpid(),)) as pool:
+                                 initializer=children.start_worker, initargs=(os.getpid(),)) as pool:
             results.append(pool.submit(_validate_here, scheme, dict(options or {}), scheme_paths).result())
     return results
 

@@ -12,6 +12,8 @@ import os
 import signal
 import sys
 
+from ..launch import quiet_unwinding
+
 #: command: the module whose main() it runs
 COMMANDS = {**{name: f"costbook.book.{name}" for name in
                ("measured", "execute", "render", "pdf", "quarto", "bench", "reproducible")},
@@ -45,6 +47,7 @@ def main(argv: list) -> int:
     command = argv[0]
     for s in (signal.SIGINT, signal.SIGTERM):
         signal.signal(s, _starting)
+    quiet_unwinding()
     try:
         from . import interrupt
         module = importlib.import_module(COMMANDS[command])
