@@ -165,8 +165,7 @@ test: setup
 
 # How long make book (fresh, then again with nothing changed) and both phases of make test take on
 # this machine: python -m costbook.book bench (it removes build/measurements, build/cache,
-# build/chapters and build/book first).  Not a test; about 10 minutes on two cores (issue 22's
-# targets: make book 4 minutes, make test 6).
+# build/chapters and build/book first).  Not a test; about 10 minutes on two cores.
 bench-self: setup
 	$(PY) -m costbook.book bench
 

@@ -1,6 +1,6 @@
 """The library's shape, checked from its source.
 
-* Imports run one way: no import circle; nothing under ``costbook.backends``, ``costbook.groups`` or
+* Imports run one way: no import circle; nothing under ``costbook.timing.backends``, ``costbook.groups`` or
   the core modules imports ``costbook.schemes``; no scheme imports another scheme, statically or
   dynamically (``importlib.import_module``, ``__import__``, ``schemes.get``/``manifest``/
   ``comparison`` with a string naming another scheme).
@@ -23,6 +23,7 @@ import importlib
 import importlib.util
 import inspect
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -141,13 +142,38 @@ def wrong_way_imports(graph: dict) -> list:
     return sorted(bad)
 
 
+#: The library's layers, the ground first: a module imports from its own layer and those before it,
+#: never from one after it (``costbook/__init__.py`` says what each holds).
+LAYERS = ("system", "prices", "registry", "writing", "groups", "timing", "calibration", "views", "cli", "book",
+          "schemes", "__main__")
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def imports_against_the_layers(graph: dict) -> list:
+    """(importer, imported) for every import of a later layer, or of a top-level room no layer names."""
+    rank = {name: i for i, name in enumerate(LAYERS)}
+    bad = []
+    for mod, deps in graph.items():
+        for dep in deps:
+            a, b = layer_of(mod), layer_of(dep)
+            if b == "":                   # the package itself: a face that imports nothing
+                continue
+            if a not in rank or b not in rank or rank[b] > rank[a]:
+                bad.append((mod, dep))
+    return sorted(bad)
+
+
 # ---------------------------------------------------------------------------------------------
 # The checks themselves can fail: a synthetic graph with each fault
 
 def test_the_checks_find_a_cycle_and_wrong_way_imports():
     graph = {"costbook.a": {"costbook.b"}, "costbook.b": {"costbook.c"}, "costbook.c": {"costbook.a"},
              "costbook.d": {"costbook.a"},
-             "costbook.ledger": {"costbook.schemes"}, "costbook.schemes": set(),
+             "costbook.views.ledger": {"costbook.schemes"}, "costbook.schemes": set(),
              "costbook.groups.msm": {"costbook.schemes.veccom.pointproofs"},
              "costbook.schemes.mixnet.paillier": {"costbook.schemes.cs03.primes"},
              "costbook.schemes.veccom.pointproofs": set(), "costbook.schemes.cs03.primes": set()}
@@ -155,8 +181,16 @@ def test_the_checks_find_a_cycle_and_wrong_way_imports():
     assert wrong_way_imports(graph) == [
         ("costbook.groups.msm", "costbook.schemes.veccom.pointproofs",
          "a backend, group or core module imports a scheme"),
-        ("costbook.ledger", "costbook.schemes", "a core module imports the schemes' package (read them through costbook.registry)"),
-        ("costbook.schemes.mixnet.paillier", "costbook.schemes.cs03.primes", "one scheme imports another")]
+        ("costbook.schemes.mixnet.paillier", "costbook.schemes.cs03.primes", "one scheme imports another"),
+        ("costbook.views.ledger", "costbook.schemes", "a core module imports the schemes' package (read them through costbook.registry)")]
+
+
+def test_the_layer_check_finds_an_import_up_and_a_room_outside_the_layers():
+    graph = {"costbook.prices.cost": {"costbook.system.atomic"}, "costbook.system.atomic": {"costbook.views.ledger"},
+             "costbook.views.ledger": {"costbook.prices.cost"}, "costbook.extra": set(),
+             "costbook.cli.commands": {"costbook.extra"}}
+    assert imports_against_the_layers(graph) == [("costbook.cli.commands", "costbook.extra"),
+                                                 ("costbook.system.atomic", "costbook.views.ledger")]
 
 
 def test_relative_imports_are_resolved(tmp_path):
@@ -185,6 +219,13 @@ def test_no_import_cycle(graph):
 
 def test_imports_run_one_way(graph):
     assert wrong_way_imports(graph) == []
+
+
+def test_every_module_sits_in_a_layer_and_imports_none_above_it(graph):
+    rooms = {p.name.removesuffix(".py") for p in (LIBRARY / PACKAGE).iterdir()
+             if p.name != "__pycache__" and (p.is_dir() or p.suffix == ".py") and p.name != "__init__.py"}
+    assert rooms == set(LAYERS), rooms ^ set(LAYERS)
+    assert imports_against_the_layers(graph) == []
 
 
 # ---------------------------------------------------------------------------------------------
@@ -259,7 +300,7 @@ def function_level_imports(path: Path, module: str, is_package: bool) -> list:
 
 def hidden_upward_imports(root: Path = LIBRARY) -> list:
     """(file, line, module) of every import, inside a function of a core module, of the schemes'
-    package or a scheme, of ``costbook.validation``, or (outside the book's own package) of
+    package or a scheme, of ``costbook.calibration.validation``, or (outside the book's own package) of
     ``costbook.book``: the imports that would get round the layering by waiting until a call."""
     out = []
     for rel, path in core_files(root).items():
@@ -269,7 +310,7 @@ def hidden_upward_imports(root: Path = LIBRARY) -> list:
             module = module.rsplit(".", 1)[0]
         for line, target in function_level_imports(path, module, is_package):
             hidden = (target == SCHEMES_PACKAGE or target.startswith(SCHEMES_PACKAGE + ".")
-                      or target.startswith(f"{PACKAGE}.validation")
+                      or target.startswith(f"{PACKAGE}.calibration.validation")
                       or (target.startswith(f"{PACKAGE}.book") and not module.startswith(f"{PACKAGE}.book")))
             if hidden:
                 out.append((rel, line, target))
@@ -284,9 +325,9 @@ def test_the_hidden_import_check_finds_each_way(tmp_path):
     (tmp_path / PACKAGE / "book").mkdir(parents=True)
     (tmp_path / PACKAGE / "report.py").write_text(
         "from . import measurements\ndef f():\n    from .book.citations import Bibliography\n"
-        "def g():\n    from . import schemes\n    from .validation import validate_steps\n    from .measurements import x\n")
+        "def g():\n    from . import schemes\n    from .calibration.validation import validate_steps\n    from .measurements import x\n")
     (tmp_path / PACKAGE / "book" / "execute.py").write_text("def f():\n    from . import render\n"
-                                                            "    from ..validation import PROFILE_VARIABLE\n")
+                                                            "    from ..calibration.validation import PROFILE_VARIABLE\n")
     assert [(f, n) for f, n, _ in hidden_upward_imports(tmp_path)] == [
         ("costbook/book/execute.py", 3), ("costbook/report.py", 3), ("costbook/report.py", 5), ("costbook/report.py", 6)]
 
@@ -499,19 +540,19 @@ def test_the_dynamic_import_check_finds_each_way(tmp_path):
 #: The modules that may read the environment, and why.  A scheme never does: its estimate takes
 #: its prices from the source it is given.
 ENVIRONMENT_READERS = {
-    "costbook/cli.py": "the command line: its entry reads what a user sets",
+    "costbook/cli/commands.py": "the command line: its entry reads what a user sets",
     "costbook/book/execute.py": "the chapter runner: make passes CHAPTER, SET and MEASUREMENTS as variables, "
                                 "and it sets COSTBOOK_MEASUREMENTS for the kernel",
     "costbook/book/render.py": "the book renderer: names the measurement file the pages were made from",
     "costbook/book/quarto.py": "Quarto's post-render step: Quarto passes the output folder and whether the "
                                "render was whole as variables, make book the PDF it made",
-    "costbook/measurements.py": "COSTBOOK_ROOT (where the project is) and --source book (COSTBOOK_MEASUREMENTS); "
+    "costbook/prices/measurements.py": "COSTBOOK_ROOT (where the project is) and --source book (COSTBOOK_MEASUREMENTS); "
                                 "to move into the CLI (not this issue's file)",
-    "costbook/measure.py": "sets thread-count variables before a measurement (setdefault reads them)",
+    "costbook/timing/measure.py": "sets thread-count variables before a measurement (setdefault reads them)",
     "costbook/book/measured.py": "the book runner's check whether a measurement can be reused reads make's "
                                  "PROFILE ($COSTBOOK_PROFILE)",
     "costbook/book/bench.py": "make bench-self: runs make with the caller's environment and $MAKE",
-    "costbook/validation.py": "make test's first phase sets COSTBOOK_VALIDATION_PROFILE=check for the chapters "
+    "costbook/calibration/validation.py": "make test's first phase sets COSTBOOK_VALIDATION_PROFILE=check for the chapters "
                               "nbval runs (kernels take only the environment): their validation tables are "
                               "output nbval ignores; the gate and the book time with the full profile",
 }
@@ -543,7 +584,7 @@ def test_only_the_cli_and_the_book_runner_read_the_environment():
     readers = {rel for rel, path in core_files().items() if environment_reads(path)}
     assert readers <= set(ENVIRONMENT_READERS), f"reads the environment: {sorted(readers - set(ENVIRONMENT_READERS))}"
     # the CLI may read it without having to; any other entry no longer reading it is stale
-    present = {f for f in ENVIRONMENT_READERS if (LIBRARY / f).exists()} - ({"costbook/cli.py"} - readers)
+    present = {f for f in ENVIRONMENT_READERS if (LIBRARY / f).exists()} - ({"costbook/cli/commands.py"} - readers)
     assert readers == present, f"stale ENVIRONMENT_READERS: {sorted(present - readers)}"
 
 
@@ -566,7 +607,7 @@ def test_the_environment_check_finds_each_way(tmp_path):
 
 def contract_problems(name: str, module_path: str, package_dir: Path) -> list:
     """What a scheme lacks against the contract, as readable strings (empty: none)."""
-    from costbook import measurements
+    from costbook.prices import measurements
     problems = []
     if module_path != f"costbook.schemes.{name}.model":
         problems.append(f"registry entry {module_path!r}: the model of scheme {name!r} must be "
@@ -640,7 +681,7 @@ def test_every_scheme_follows_the_contract(scheme):
 
 
 def test_every_published_file_belongs_to_one_scheme():
-    from costbook import measurements
+    from costbook.prices import measurements
     declared = [f for s in SCHEMES for f in schemes.manifest(s).PUBLISHED_FILES]
     on_disk = sorted(p.stem for p in measurements.published_dir().glob("*.json"))
     assert sorted(declared) == on_disk
@@ -658,7 +699,7 @@ def test_the_contract_check_finds_what_is_missing(tmp_path):
 
 def test_the_cli_calls_what_the_registry_docstring_names():
     """The registry's docstring names every model function the CLI calls."""
-    graph_src = (LIBRARY / "costbook" / "cli.py").read_text()
+    graph_src = (LIBRARY / "costbook" / "cli" / "commands.py").read_text()
     called = {n.attr for n in ast.walk(ast.parse(graph_src))
               if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "module"}
     assert called and called <= set(schemes.MODEL_API)
@@ -668,7 +709,7 @@ def test_the_cli_calls_what_the_registry_docstring_names():
 
 @pytest.mark.parametrize("scheme", ALL, indirect=True)
 def test_every_numeric_option_is_refused_outside_its_bounds(scheme):
-    from costbook.cli import scheme_options
+    from costbook.cli.commands import scheme_options
     model = schemes.get(scheme)
     for opt, (default, allowed) in model.OPTIONS.items():
         if not isinstance(allowed, schemes.Bounds):
@@ -712,7 +753,7 @@ def test_option_bounds_are_checked_when_the_scheme_is_loaded(tmp_path, monkeypat
         with pytest.raises(schemes.SchemeError) as e:
             schemes.get("broken")
         assert str(e.value) == message
-        from costbook.cli import main                   # the CLI says it in one line
+        from costbook.cli.commands import main                   # the CLI says it in one line
         assert main(["estimate", "broken"]) == 2
         err = capsys.readouterr().err
         assert err == f"costbook: error: {message}\n"
@@ -740,7 +781,7 @@ def scaled_source(base, salt: str):
     """`base` (a measured set) with every price times _factor(key, salt): a valid measurement file,
     whose prices differ from base and from another salt's by a different factor per key family."""
     import copy
-    from costbook.measurements import validate
+    from costbook.prices.measurements import validate
     data = copy.deepcopy(base.to_json())
     data["name"] = f"{base.name} scaled {salt}"
     for entries in data["results"].values():
@@ -756,7 +797,7 @@ def breakdown_problems(result, source, path="result") -> list:
     `source`: a price measured there must be the source's price, exactly; a derived price (a line with
     a note) must be what the cost core derives from `source`; each line's seconds = count x price, and
     each total the sum of its lines.  Lines from a backend `source` does not have are reported."""
-    from costbook.cost import price
+    from costbook.prices.cost import price
     out = []
     if isinstance(result, dict):
         lines = result.get("breakdown")
@@ -800,7 +841,7 @@ def _priced_lines(result) -> int:
 
 @pytest.fixture(scope="module")
 def two_sources():
-    from costbook import measurements
+    from costbook.prices import measurements
     ref = measurements.load_source("reference")
     return scaled_source(ref, "A"), scaled_source(ref, "B")
 
@@ -826,7 +867,7 @@ def test_an_estimate_depends_only_on_its_source(scheme, two_sources):
 def test_the_source_check_catches_a_leak_that_keeps_every_ratio(two_sources):
     """The hole issue 23 names: a price leaked from another machine scaled uniformly (x1000 keeps
     every ratio) was caught only by rounding.  Here the leak is any other source's price."""
-    from costbook.cost import price
+    from costbook.prices.cost import price
     a, b = two_sources
     key = "ristretto255/mul"
     honest = {"breakdown": price({key: 2}, a, "sage").to_dict()["breakdown"]}
@@ -834,3 +875,39 @@ def test_the_source_check_catches_a_leak_that_keeps_every_ratio(two_sources):
     assert breakdown_problems(honest, a) == []
     assert len(breakdown_problems(leaked, a)) == 1 and "ristretto255/mul at" in breakdown_problems(leaked, a)[0]
     assert _factor(key, "A") != _factor(key, "B")
+
+
+# ---------------------------------------------------------------------------------------------
+# Code that says what and why: history lives in the commit log and the book
+
+#: the longest module docstring: what the module is, why, a reference; detail sits with its function
+MAX_MODULE_DOCSTRING_LINES = 25
+#: a tracker's issue number in the code's words ("issue 22", "issues #7")
+ISSUE_NUMBER = re.compile(r"\bissues? ?#?\d+", re.I)
+
+
+def long_docstrings_and_issue_numbers(root: Path = LIBRARY) -> list:
+    out = []
+    for path in sorted((root / PACKAGE).rglob("*")):
+        if "__pycache__" in path.parts or not path.is_file():
+            continue
+        rel = path.relative_to(root).as_posix()
+        text = path.read_text(errors="replace") if path.suffix in (".py", ".js", ".lua", ".j2", ".typ", ".css") else ""
+        if path.suffix == ".py":
+            doc = ast.get_docstring(ast.parse(text), clean=False) or ""
+            if len(doc.splitlines()) > MAX_MODULE_DOCSTRING_LINES:
+                out.append((rel, f"module docstring of {len(doc.splitlines())} lines"))
+        out += [(rel, m.group(0)) for m in ISSUE_NUMBER.finditer(text)]
+    return out
+
+
+def test_no_long_module_docstring_and_no_issue_number_in_the_code():
+    assert long_docstrings_and_issue_numbers() == []
+
+
+def test_the_docstring_check_finds_both(tmp_path):
+    (tmp_path / PACKAGE).mkdir()
+    (tmp_path / PACKAGE / "a.py").write_text('"""' + "line\n" * 26 + '"""\nx = 1  # see issue 22\n')
+    (tmp_path / PACKAGE / "b.js").write_text("// Issues #7 and 8\n")
+    assert long_docstrings_and_issue_numbers(tmp_path) == [
+        ("costbook/a.py", "module docstring of 26 lines"), ("costbook/a.py", "issue 22"), ("costbook/b.js", "Issues #7")]

@@ -1,4 +1,4 @@
-"""costbook.atomic: a file is replaced whole, and its temporary cannot be planted.
+"""costbook.system.atomic: a file is replaced whole, and its temporary cannot be planted.
 
 A predictable temporary name (`.<name>.<pid>.tmp`) let anyone who can write the folder plant a
 symlink there: `ln -s target .out.json.$$.tmp; exec costbook export zkalc --out out.json` overwrote
@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from costbook import atomic
+from costbook.system import atomic
 
 COSTBOOK = Path(sys.executable).with_name("costbook")
 

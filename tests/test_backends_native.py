@@ -3,7 +3,7 @@ import pytest
 
 mclbn256 = pytest.importorskip("mclbn256")
 
-from costbook.backends import mcl_bn254
+from costbook.timing.backends import mcl_bn254
 
 
 def test_mclbn256_is_nogamis_bn254_and_bilinear():

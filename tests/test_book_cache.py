@@ -242,7 +242,7 @@ def run_with_measurement(root: Path, measurements: Path, kernels: int, exit_code
                            str(kernels), str(exit_code)], capture_output=True, text=True, timeout=900)
 
 
-READS_THE_MEASUREMENT = ("import os\nfrom costbook import report\n"
+READS_THE_MEASUREMENT = ("import os\nfrom costbook.writing import report\n"
                          "print(open(os.environ['COSTBOOK_MEASUREMENTS']).read(), '__costbook_warm' in globals())")
 
 

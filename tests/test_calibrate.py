@@ -1,4 +1,4 @@
-"""``python -m costbook.calibrate``: a collection adds to the evidence and records itself; --replace drops
+"""``python -m costbook.calibration.calibrate``: a collection adds to the evidence and records itself; --replace drops
 the collected schemes' earlier results under the same conditions only (after a change to their model)."""
 import json
 import os
@@ -10,7 +10,7 @@ import time
 import psutil
 import pytest
 
-from costbook import calibrate, uncertainty
+from costbook.calibration import calibrate, uncertainty
 
 MACHINE = "Test CPU, 2 cores"
 
@@ -144,7 +144,7 @@ def test_a_signal_ends_the_collection_its_worker_and_its_companion(tmp_path, sig
     """SIGTERM left the CPU-bound companion of --beside-busy spinning for good, and the worker; SIGINT
     printed a traceback.  Now every process ends, one line says so, and the file is as it was."""
     out = tmp_path / "runs.json"
-    proc = subprocess.Popen([sys.executable, "-m", "costbook.calibrate", "--beside-busy", "--processes", "1",
+    proc = subprocess.Popen([sys.executable, "-m", "costbook.calibration.calibrate", "--beside-busy", "--processes", "1",
                              "--out", str(out), "cs03"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     me = psutil.Process(proc.pid)
     deadline = time.monotonic() + 60

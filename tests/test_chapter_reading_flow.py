@@ -32,7 +32,7 @@ def own_module_names() -> set:
 
 
 #: a dotted name in code font (`model.validate()`, `costbook.groups.msm.FixedBaseTable`), or costbook.*
-DOTTED = re.compile(r"`([A-Za-z_][\w]*)\.[\w.]+(?:\(\))?`|\bcostbook\.[a-z_]+")
+DOTTED = re.compile(r"`([A-Za-z_][\w]*)\.[\w.]+(?:\(\))?`|\bcostbook(?:\.[a-z_]+)+")
 #: the test suite as a subject of the prose
 TEST_TALK = re.compile(r"\b(?:the tests?\b|test suite|nbval\b|tests/\w)", re.I)
 
@@ -49,8 +49,8 @@ def prose_problems(text: str, modules: set) -> list:
 def test_the_scan_finds_what_it_looks_for():
     modules = own_module_names()
     assert {"model", "artifact", "merkle", "harness", "groups", "replay"} <= modules
-    assert prose_problems("`model.validate()` and the tests, with `costbook.groups` and costbook.replay", modules) == [
-        "`model.validate()`", "`costbook.groups`", "costbook.replay", "the tests"]
+    assert prose_problems("`model.validate()` and the tests, with `costbook.groups` and costbook.prices.replay", modules) == [
+        "`model.validate()`", "`costbook.groups`", "costbook.prices.replay", "the tests"]
     assert prose_problems("`gmpy2.to_binary` of a residue, `time.process_time`, `data.txt`, `lib.rs`", modules) == []
 
 

@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from costbook import measurements
-from costbook.cli import main
+from costbook.prices import measurements
+from costbook.cli.commands import main
 
 COUNTS = '{"modexp/6144/256": 1, "modexp/6144/3072": 4}'
 
@@ -87,7 +87,7 @@ def test_console_script_is_installed():
 
 def test_scheme_options_are_checked():
     from types import SimpleNamespace
-    from costbook.cli import _extra_options, scheme_options
+    from costbook.cli.commands import _extra_options, scheme_options
     toy = SimpleNamespace(OPTIONS={"params": ("aggressive", ["aggressive", "conservative"]), "n": (16, None)})
     assert scheme_options(toy, {}) == {"params": "aggressive", "n": 16}
     assert scheme_options(toy, _extra_options(["--n", "64", "--params=conservative"])) == \

@@ -6,7 +6,7 @@ show a traceback or an exception class name.  Cases whose id starts with `scheme
 scheme options (their bounds live in `cli.scheme_options` and the schemes' OPTIONS).  A few good
 inputs close the table, so that the refusals are not broader than they should be.
 
-Most cases run in-process through `costbook.cli.main` (fast); signals and inputs that could block
+Most cases run in-process through `costbook.cli.commands.main` (fast); signals and inputs that could block
 (a FIFO) run in a subprocess with a timeout.
 """
 from __future__ import annotations
@@ -25,8 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from costbook import measurements, schemes
-from costbook.cli import main
+from costbook.prices import measurements
+from costbook import schemes
+from costbook.cli.commands import main
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = str(measurements.reference_path())
@@ -509,7 +510,7 @@ def run_in_process(case, tmp_path, monkeypatch, capsys):
 
 
 def run_subprocess(argv, cwd, env=None, timeout=60):
-    r = subprocess.run([sys.executable, "-m", "costbook.cli", *argv], cwd=cwd, capture_output=True,
+    r = subprocess.run([sys.executable, "-m", "costbook.cli.commands", *argv], cwd=cwd, capture_output=True,
                        text=True, timeout=timeout, env={**os.environ, **(env or {})})
     return r.returncode, r.stdout, r.stderr
 
@@ -544,8 +545,8 @@ def test_deep_json_is_refused_under_a_raised_recursion_limit(tmp_path):
     """Sage raises the recursion limit to 10^5; json's C parser would then overflow the C stack
     (a segfault) on deep nesting instead of raising.  Run in a child so a crash cannot take pytest."""
     (tmp_path / "deep.json").write_text("[" * 200_000)
-    r = subprocess.run([sys.executable, "-c", "import sys; sys.setrecursionlimit(10**6); import costbook.cli; "
-                        "sys.exit(costbook.cli.main(sys.argv[1:]))", "check", "deep.json"],
+    r = subprocess.run([sys.executable, "-c", "import sys; sys.setrecursionlimit(10**6); import costbook.cli.commands; "
+                        "sys.exit(costbook.cli.commands.main(sys.argv[1:]))", "check", "deep.json"],
                        cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert (r.returncode, r.stdout) == (2, "")
     assert r.stderr == "costbook: error: deep.json: not valid JSON here (nested more than 64 levels deep)\n"
@@ -554,25 +555,25 @@ def test_deep_json_is_refused_under_a_raised_recursion_limit(tmp_path):
 def test_a_reader_that_goes_away_is_not_an_error():
     """costbook sources | head -0: the pipe closes before costbook writes; no traceback, no
     'Exception ignored' message at exit."""
-    proc = subprocess.Popen([sys.executable, "-m", "costbook.cli", "sources"], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "costbook.cli.commands", "sources"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     proc.stdout.close()                 # before the child has imported anything
     err = proc.stderr.read().decode()
     assert proc.wait(60) == 141 and err == ""
 
 
-# A child that enters the command as the installed script does (costbook.launch) and sends itself a
-# signal while the command's modules are still being imported (when costbook.measurements is found).
+# A child that enters the command as the installed script does (costbook.cli.launch) and sends itself a
+# signal while the command's modules are still being imported (when costbook.prices.measurements is found).
 SIGNAL_WHILE_IMPORTING = textwrap.dedent("""
     import importlib.abc, os, signal, sys
     sig = getattr(signal, sys.argv[1])
     class Finder(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):
-            if name == "costbook.measurements":
+            if name == "costbook.prices.measurements":
                 os.kill(os.getpid(), sig)
             return None
     sys.meta_path.insert(0, Finder())
-    from costbook import launch
+    from costbook.cli import launch
     sys.exit(launch.main(["sources"]))
 """)
 
@@ -588,7 +589,7 @@ def test_the_installed_command_enters_through_launch():
     """pyproject's script is launch.main (cli.main would be reached only after the slow imports)."""
     import tomllib
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts == {"costbook": "costbook.launch:main"}
+    assert scripts == {"costbook": "costbook.cli.launch:main"}
 
 
 def test_check_reports_every_file_even_after_a_crash(tmp_path, monkeypatch, capsys):
@@ -616,7 +617,7 @@ def test_check_reports_every_file_even_after_a_crash(tmp_path, monkeypatch, caps
 
 
 def test_an_unexpected_failure_is_one_line_with_exit_1(monkeypatch, capsys):
-    import costbook.cli as cli
+    import costbook.cli.commands as cli
     def boom(args):
         raise RuntimeError("something nobody foresaw")
     monkeypatch.setattr(cli, "cmd_sources", boom)
@@ -628,7 +629,7 @@ def test_an_unexpected_failure_is_one_line_with_exit_1(monkeypatch, capsys):
 # --- measure: interrupted, terminated, killed ---------------------------------------------------------
 
 def test_ctrl_c_while_measuring_exits_130_and_keeps_the_file(tmp_path, monkeypatch, capsys):
-    import costbook.measure as measure
+    import costbook.timing.measure as measure
     out = tmp_path / "m.json"
     measurements.write_atomic(MEASURED, out)
     before = out.read_bytes()
@@ -644,7 +645,7 @@ def test_ctrl_c_while_measuring_exits_130_and_keeps_the_file(tmp_path, monkeypat
 
 
 def test_ctrl_c_before_a_first_file_says_it_was_not_written(tmp_path, monkeypatch, capsys):
-    import costbook.measure as measure
+    import costbook.timing.measure as measure
     monkeypatch.setattr(measure, "run_benchmarks", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
     code = main(["measure", "--only", "sha256/64B", "--out", str(tmp_path / "new.json"), "--no-progress"])
     assert code == 130 and capsys.readouterr().err == f"costbook: interrupted; {tmp_path / 'new.json'} not written\n"
@@ -655,19 +656,19 @@ def test_ctrl_c_before_a_first_file_says_it_was_not_written(tmp_path, monkeypatc
 # written to its temporary); the hook sends the process a real signal.
 CHILD = textwrap.dedent("""
     import os, signal, sys
-    import costbook.cli, costbook.measure, costbook.measurements
+    import costbook.cli.commands, costbook.timing.measure, costbook.prices.measurements
     when, sig, argv = sys.argv[1], getattr(signal, sys.argv[2]), sys.argv[3:]
     if when == "measuring":
-        costbook.measure.run_benchmarks = lambda *a, **k: os.kill(os.getpid(), sig)
+        costbook.timing.measure.run_benchmarks = lambda *a, **k: os.kill(os.getpid(), sig)
     else:
-        real_dump = costbook.measurements.json.dump
+        real_dump = costbook.prices.measurements.json.dump
         def dump(data, f, **kw):
             f.write('{"schema": ')
             f.flush()
             os.kill(os.getpid(), sig)
             real_dump(data, f, **kw)
-        costbook.measurements.json.dump = dump
-    sys.exit(costbook.cli.main(argv))
+        costbook.prices.measurements.json.dump = dump
+    sys.exit(costbook.cli.commands.main(argv))
 """)
 
 
@@ -709,7 +710,7 @@ def test_ctrl_c_from_the_terminal_while_measuring(tmp_path):
     out = tmp_path / "m.json"
     measurements.write_atomic(MEASURED, out)
     before = out.read_bytes()
-    proc = subprocess.Popen([sys.executable, "-m", "costbook.cli", "measure", "--profile", "full",
+    proc = subprocess.Popen([sys.executable, "-m", "costbook.cli.commands", "measure", "--profile", "full",
                              "--only", "modexp/*", "--backend", "sage", "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     err = bytearray()
@@ -780,16 +781,16 @@ def test_validate_still_takes_the_options_it_uses(monkeypatch, capsys):
 HOLDER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    import costbook.cli, costbook.measure
+    import costbook.cli.commands, costbook.timing.measure
     started, release = Path(sys.argv[1]), Path(sys.argv[2])
-    real = costbook.measure.run_benchmarks
+    real = costbook.timing.measure.run_benchmarks
     def slow(*a, **k):
         started.write_text("")
         while not release.exists():
             time.sleep(0.05)
         return real(*a, **k)
-    costbook.measure.run_benchmarks = slow
-    sys.exit(costbook.cli.main(sys.argv[3:]))
+    costbook.timing.measure.run_benchmarks = slow
+    sys.exit(costbook.cli.commands.main(sys.argv[3:]))
 """)
 
 
@@ -797,7 +798,7 @@ def test_two_measure_runs_to_one_file_do_not_lose_keys(tmp_path, monkeypatch, ca
     """A second run writing the file that a first run is writing is refused at once (it would have
     read the file before the first run's write and then dropped that run's keys); after the first
     run ends, the file holds its keys and the lock is free again."""
-    import costbook.measure as measure
+    import costbook.timing.measure as measure
     out = tmp_path / "m.json"
     measurements.write_atomic(MEASURED, out)
     started, release = tmp_path / "started", tmp_path / "release"

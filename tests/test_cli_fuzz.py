@@ -3,7 +3,7 @@ measurement or counts file, exit 0 with finite output (JSON parsed strictly: eve
 every time >= 0), or exit 2 with exactly one line on stderr.  Never exit 1, never a traceback.
 
 Hypothesis (pinned), derandomized, no deadline, a bounded number of small examples: the whole file
-runs in well under a minute.  The command runs in-process (``costbook.cli.main``) with stdout and
+runs in well under a minute.  The command runs in-process (``costbook.cli.commands.main``) with stdout and
 stderr captured; two smoke checks run the installed entry point.  `measure` and `validate` are
 fuzzed only where they must refuse before any work (both are stubbed so that work would show).
 """
@@ -25,7 +25,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
-from costbook import cli, measurements, schemes
+from costbook.cli import commands as cli
+from costbook.prices import measurements
+from costbook import schemes
 
 REFERENCE = str(measurements.reference_path())
 MOD = "modexp/2048/256"
@@ -198,7 +200,7 @@ def test_measure_refuses_bad_options_before_any_work(parts):
         return                              # nothing wrong with it: it would measure
     folder = tempfile.mkdtemp()
     here = os.getcwd()
-    module, attr, real, called = _stubbed("costbook.measure", "run_benchmarks")
+    module, attr, real, called = _stubbed("costbook.timing.measure", "run_benchmarks")
     try:
         os.chdir(folder)
         Path("link").symlink_to("target.json")
@@ -282,7 +284,7 @@ def test_malformed_measurement_files_keep_the_contract(text, how):
 
 def test_smoke_the_entry_point_keeps_the_contract(tmp_path):
     exe = Path(sys.executable).with_name("costbook")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "costbook.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "costbook.cli.commands"]
     ok = subprocess.run([*cmd, "estimate", "--counts", json.dumps({MOD: 2}), "--source", REFERENCE, "--backend",
                          "gmp", "--json"], capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0, ok.stderr

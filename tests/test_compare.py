@@ -1,10 +1,11 @@
-"""The closing chapter's data (costbook.compare): every scheme present, shares that add up,
+"""The closing chapter's data (costbook.views.compare): every scheme present, shares that add up,
 crossovers where the models actually cross, and numbers that are the models' own."""
 import math
 
 import pytest
 
-from costbook import compare, measurements
+from costbook.views import compare
+from costbook.prices import measurements
 from costbook.schemes import REGISTRY, get
 
 

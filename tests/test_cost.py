@@ -1,9 +1,10 @@
 """The cost core: count vectors, pricing, and its errors."""
 import pytest
 
-from costbook import Counts, MissingPrice, UnknownPrimitiveKey, price
-from costbook.counting import counting, tally
-from costbook.measurements import validate
+from costbook.prices.cost import Counts, MissingPrice, price
+from costbook.prices.keys import UnknownPrimitiveKey
+from costbook.prices.counting import counting, tally
+from costbook.prices.measurements import validate
 
 
 def published(results):

@@ -8,15 +8,15 @@ import re
 
 import pytest
 
-from costbook import measurements
+from costbook.prices import measurements
 from costbook.groups import ristretto255 as Gamma
-from costbook.harness import Profile
+from costbook.timing.harness import Profile
 from costbook.schemes.cs03 import fixtures, model
 from costbook.groups.rsa import is_safe_prime, random_safe_prime, require_safe_prime
-from costbook.schemes.cs03.proof import (InvalidProof, Parameters, Statement, check, check_parameters,
-                                         encode_proof, prove, verifiable_encrypt, verify)
-from costbook.schemes.cs03.scheme import (Ciphertext, DecryptionError, abs_mod, decrypt, encrypt,
-                                          keygen, keygen_from_primes)
+from costbook.schemes.cs03.proof import (InvalidProof, Parameters, Statement, check, check_parameters, encode_proof,
+    prove, verifiable_encrypt, verify)
+from costbook.schemes.cs03.scheme import (Ciphertext, DecryptionError, abs_mod, decrypt, encrypt, keygen,
+    keygen_from_primes)
 
 LABEL = b"test label"
 #: the validation profile of the command-line test below (the gate times with VALIDATION_PROFILE)
@@ -289,8 +289,8 @@ def test_combining_sources_refuses_ambiguous_backends():
 
 
 def test_cli_estimate_and_validate_cs03(capsys, monkeypatch):
-    from costbook import validation
-    from costbook.cli import main
+    from costbook.calibration import validation
+    from costbook.cli.commands import main
     # the command's wiring and a ratio far from any bound, timed with a short profile beside the other
     # tests: the same validation with VALIDATION_PROFILE and its 5% bound is the gate's
     # (tests/test_validation_bounds.py, alone on the machine)

@@ -6,9 +6,9 @@ import stat
 
 import pytest
 
-from costbook import measurements
-from costbook.backends import curve25519_dalek as dalek
-from costbook.measure import measure_dalek
+from costbook.prices import measurements
+from costbook.timing.backends import curve25519_dalek as dalek
+from costbook.timing.measure import measure_dalek
 
 
 def test_the_committed_file_prices_every_key_the_seed_laptop_scales():
@@ -80,7 +80,7 @@ def test_without_cargo_the_error_says_what_to_install(tmp_path, monkeypatch):
 
 
 def test_the_command_without_cargo_fails_in_one_line_and_writes_nothing(tmp_path, monkeypatch, capsys):
-    from costbook.cli import main
+    from costbook.cli.commands import main
     monkeypatch.setattr(dalek.shutil, "which", lambda name: None)
     out = tmp_path / "d.json"
     assert main(["measure-dalek", "--profile", "quick", "--out", str(out)]) == 2

@@ -1,8 +1,8 @@
-"""Derived price sets (costbook.derived): one builder, one NNLS fit, and every scheme's derived set
+"""Derived price sets (costbook.prices.derived): one builder, one NNLS fit, and every scheme's derived set
 obeys the measurement schema like a file on disk."""
 import pytest
 
-from costbook import derived, measurements
+from costbook.prices import derived, measurements
 
 
 @pytest.fixture(scope="module")

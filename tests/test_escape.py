@@ -1,4 +1,4 @@
-"""The escaping helpers (costbook.escape) on random text: what comes out is the text, never markup.
+"""The escaping helpers (costbook.system.escape) on random text: what comes out is the text, never markup.
 
 Each helper's output holds no "<" but the MathJax-ignoring span it may add, and reads back as the
 text it was given: Markdown through the offline renderer's Markdown and through pandoc (Quarto's),
@@ -14,7 +14,7 @@ import pytest
 from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from costbook.escape import html_attribute, html_text, markdown_text, script_json
+from costbook.system.escape import html_attribute, html_text, markdown_text, script_json
 
 from test_hostile_input import FIXTURE, HOSTILE, NOTE_TAGS, markup_problems, words
 

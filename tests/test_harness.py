@@ -1,8 +1,8 @@
 """The timing harness's statistics, on a synthetic clock (nothing real is timed)."""
 import pytest
 
-from costbook.harness import (EXACT_MARGIN, Benchmark, Profile, calibrate_batch, calibrate_exact, run_benchmark,
-                               summarize, time_op)
+from costbook.timing.harness import (EXACT_MARGIN, Benchmark, Profile, calibrate_batch, calibrate_exact,
+    run_benchmark, summarize, time_op)
 
 
 class FakeClock:
@@ -93,7 +93,7 @@ def test_bad_arguments():
 def test_interleaved_timing_spreads_a_burst_over_every_operation():
     """Two operations on one clock: a 5-round burst that slows everything 3x lands on
     both in turn, so each keeps its true median (a burst in one stretch would not)."""
-    from costbook.harness import time_interleaved
+    from costbook.timing.harness import time_interleaved
 
     class Machine:
         def __init__(self):
@@ -117,8 +117,8 @@ def test_interleaved_timing_spreads_a_burst_over_every_operation():
 
 
 def test_repeated_runs_combine_into_one_entry_with_their_spread():
-    from costbook.harness import Timing
-    from costbook.measure import combine_runs, spread_summary
+    from costbook.timing.harness import Timing
+    from costbook.timing.measure import combine_runs, spread_summary
     runs = [Timing(median=m, q1=m - 1, q3=m + 2, mad=0.5, samples=5, batch=8, min=m - 1.5) for m in (10.0, 11.0, 13.0)]
     e = combine_runs(runs)
     assert (e["median"], e["q1"], e["q3"], e["samples"], e["runs"]) == (11.0, 10.0, 13.0, 15, 3)
@@ -129,8 +129,8 @@ def test_repeated_runs_combine_into_one_entry_with_their_spread():
 
 
 def test_measure_repeat_records_the_spread_and_passes_the_schema(tmp_path):
-    from costbook import measurements
-    from costbook.measure import measure
+    from costbook.prices import measurements
+    from costbook.timing.measure import measure
     out = measure(profile="quick", out=tmp_path / "m.json", only=["sha256/64B"], progress=False,
                   report=lambda msg: None, repeat=2)
     m = measurements.load(out)
@@ -141,7 +141,7 @@ def test_measure_repeat_records_the_spread_and_passes_the_schema(tmp_path):
 def test_benchmarks_run_in_interleaved_rounds_each_set_up_once():
     """run_benchmarks sets each benchmark up once (untimed), times every one of them in each round,
     and reports one Timing per benchmark in order, with progress once per set-up, warm-up and round."""
-    from costbook.harness import interleaved_steps, run_benchmarks
+    from costbook.timing.harness import interleaved_steps, run_benchmarks
 
     class Machine:
         def __init__(self):
@@ -181,7 +181,7 @@ def test_benchmarks_run_in_interleaved_rounds_each_set_up_once():
 def test_an_operation_knows_which_of_its_calls_are_kept():
     """in_timed_batch() is true exactly in the calls whose time becomes a sample: not in the warm-up,
     the calibration or the untimed call before each batch."""
-    from costbook.harness import in_timed_batch, time_interleaved
+    from costbook.timing.harness import in_timed_batch, time_interleaved
     calls = []
     t = time_interleaved({"a": lambda: calls.append(in_timed_batch())}, samples=4, min_batch_seconds=0.0,
                          warmup_seconds=0.0, rewarm_long=True)

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from costbook.counting import counting
+from costbook.prices.counting import counting
 from costbook.groups import hash_to_curve as h2c
 from costbook.groups.hash_to_curve import E1, E2, Fp, Fp2, coordinates, r, sgn0
 
@@ -303,8 +303,8 @@ def test_matches_py_ecc(name):
 # --- benchmarks -------------------------------------------------------------------------
 
 def test_benchmarks_list_and_run_once():
-    from costbook.backends import hash_to_curve as bench
-    from costbook.keys import FAMILIES
+    from costbook.timing.backends import hash_to_curve as bench
+    from costbook.prices.keys import FAMILIES
     benches = bench.benchmarks()
     assert {b.key for b in benches} == {"bls12_381/hash_to_g1", "bls12_381/hash_to_g2"}
     backends = {b.backend for b in benches}

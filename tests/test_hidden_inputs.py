@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from costbook import cli, measurements, schemes
+from costbook.cli import commands as cli
+from costbook.prices import measurements
+from costbook import schemes
 
 
 def _absurd_machine(path):

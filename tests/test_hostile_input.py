@@ -21,7 +21,9 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup, NavigableString
 
-from costbook import cli, measurements, report
+from costbook.cli import commands as cli
+from costbook.prices import measurements
+from costbook.writing import report
 from costbook.book import ipynb_filter, live_page
 from costbook.book.markdown import ChapterMarkdown
 from costbook.book.quarto import prepare_project

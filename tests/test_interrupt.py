@@ -189,8 +189,8 @@ def test_the_project_loads_the_plugin():
 
 
 def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path):
-    """What every file of the build goes through (costbook.atomic): SIGTERM mid-write."""
-    from costbook import atomic
+    """What every file of the build goes through (costbook.system.atomic): SIGTERM mid-write."""
+    from costbook.system import atomic
     from costbook.book import interrupt
     page = tmp_path / "book" / "index.html"
     page.parent.mkdir()
@@ -229,7 +229,7 @@ def test_the_runner_ends_the_measurement_and_the_kernels_started_beside_it(tmp_p
         for p in below:
             with contextlib.suppress(psutil.Error):
                 lines.append(" ".join(p.cmdline()))
-        if any("costbook.cli measure" in c for c in lines) and any("ipython_kernel" in c or "ipykernel" in c for c in lines):
+        if any("costbook.cli.commands measure" in c for c in lines) and any("ipython_kernel" in c or "ipykernel" in c for c in lines):
             break
         assert time.monotonic() < deadline, "the measurement and a kernel did not start in time"
         time.sleep(0.2)

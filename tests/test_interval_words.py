@@ -5,8 +5,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from costbook import compare, uncertainty
-from costbook.uncertainty import Margin
+from costbook.views import compare
+from costbook.calibration import uncertainty
+from costbook.calibration.uncertainty import Margin
 
 VALIDATED = [Margin(0.0700, 384, "pooled", 'punchcard at {"punches": 10}', centre=0.0442, spread_floor=0.2),
              Margin(0.0682, 402, "pooled", 'veccom at {"n": 1000}', centre=0.0457, spread_floor=0.2)]

@@ -10,11 +10,13 @@ import math
 
 import pytest
 
-from costbook import cli, measurements, schemes
-from costbook.cost import price
-from costbook.harness import summarize
-from costbook.intervals import fmt_interval, inside
-from costbook.validation import StepCheck, format_runs, runs_result
+from costbook.cli import commands as cli
+from costbook.prices import measurements
+from costbook import schemes
+from costbook.prices.cost import price
+from costbook.timing.harness import summarize
+from costbook.calibration.intervals import fmt_interval, inside
+from costbook.calibration.validation import StepCheck, format_runs, runs_result
 
 #: parts of an estimate that echo the seed's own figures (single numbers it prints), not estimates
 ECHOED = {"published", "ratios", "seed_measured"}

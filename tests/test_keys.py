@@ -1,6 +1,6 @@
 import pytest
 
-from costbook import keys
+from costbook.prices import keys
 
 
 @pytest.mark.parametrize("key", ["modexp/6144/256", "ristretto255/mul", "bls12_381/pairing",

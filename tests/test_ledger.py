@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from costbook import ledger as L
+from costbook.views import ledger as L
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +78,7 @@ def test_no_hashed_file_names_in_rows(rows):
 
 
 def test_cli_json_matches_ledger(rows):
-    out = subprocess.run([sys.executable, "-m", "costbook.cli", "ledger", "--json", "--scheme", "cs03"],
+    out = subprocess.run([sys.executable, "-m", "costbook.cli.commands", "ledger", "--json", "--scheme", "cs03"],
                          capture_output=True, text=True, check=True).stdout
     data = json.loads(out)
     want = L.to_json(L.ledger("cs03"))
@@ -87,7 +87,7 @@ def test_cli_json_matches_ledger(rows):
 
 
 def test_cli_rejects_an_unknown_status():
-    p = subprocess.run([sys.executable, "-m", "costbook.cli", "ledger", "--status", "guessed"],
+    p = subprocess.run([sys.executable, "-m", "costbook.cli.commands", "ledger", "--status", "guessed"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "guessed" in p.stderr
 
@@ -132,7 +132,7 @@ def test_a_folder_without_a_manifest_leaves_the_ledger_of_the_others_whole(rows,
     now it is one line on stderr and cs03's rows are the same as without it (computed after the
     module's `rows`, so the schemes' caches are warm)."""
     from costbook import schemes
-    from costbook.cli import main
+    from costbook.cli.commands import main
     extra = tmp_path / "more_schemes"
     (extra / "unfinished").mkdir(parents=True)
     (extra / "unfinished" / "__init__.py").write_text("")

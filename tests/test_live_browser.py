@@ -29,7 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from costbook import machines, schemes
+from costbook.views import machines
+from costbook import schemes
 from costbook.book.render import render_book
 
 from test_live_pricing import cli_steps, reader_machine
@@ -282,7 +283,7 @@ def test_the_page_refuses_a_hostile_file_as_costbook_check_does(chapter_page, br
     link loop and a file larger than any measurement file are refused in one line too."""
     import contextlib
     import io
-    from costbook import cli
+    from costbook.cli import commands as cli
     corpus = ROOT / "tests" / "fixtures" / "measurements" / "malformed"
     files = []
     for name in HOSTILE_FILES:                       # under the name the page sees (the file's own name)

@@ -1,9 +1,11 @@
-"""costbook.machines: every scheme's headline steps priced on every machine the book knows, each cell
+"""costbook.views.machines: every scheme's headline steps priced on every machine the book knows, each cell
 with its interval and the share of its price that was measured rather than completed."""
 import pytest
 
-from costbook import compare, machines, measurements, schemes
-from costbook.compare import Share
+from costbook.views import compare, machines
+from costbook.prices import measurements
+from costbook import schemes
+from costbook.views.compare import Share
 
 
 def test_known_machines_are_the_reference_then_every_public_and_contributed_file():
@@ -95,7 +97,9 @@ import json
 import re
 from pathlib import Path
 
-from costbook import cli, live, toc
+from costbook.cli import commands as cli
+from costbook.book import live
+from costbook.system import toc
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = ROOT / "chapters" / "91-machines.ipynb"
@@ -200,7 +204,7 @@ def test_the_pages_chooser_offers_every_machine_under_the_source_the_cli_takes(c
 def test_a_file_text_is_checked_once_and_a_changed_text_again(tmp_path, monkeypatch):
     """The machines' comparison loads the same files hundreds of times: the schema check runs once per
     text (and kind of use), and any change of the text checks it again, so a spoiled copy is refused."""
-    from costbook import measurement_schema
+    from costbook.prices import measurement_schema
     calls = []
     real = measurement_schema.check
     monkeypatch.setattr(measurement_schema, "check", lambda data, on_disk, **kw: (calls.append(data["name"]), real(data, on_disk, **kw)))

@@ -22,7 +22,9 @@ import pytest  # noqa: E402
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 from IPython import display as ipython_display  # noqa: E402
 
-from costbook import cli, machines, measurements  # noqa: E402
+from costbook.cli import commands as cli
+from costbook.views import machines
+from costbook.prices import measurements  # noqa: E402
 from test_machines_hostile import run_cell  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

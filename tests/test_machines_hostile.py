@@ -27,9 +27,10 @@ import pytest  # noqa: E402
 from bs4 import BeautifulSoup  # noqa: E402
 from IPython import display as ipython_display  # noqa: E402
 
-from costbook import machines, measurements  # noqa: E402
-from costbook import report  # noqa: E402
-from costbook.report import Table  # noqa: E402
+from costbook.views import machines
+from costbook.prices import measurements  # noqa: E402
+from costbook.writing import report  # noqa: E402
+from costbook.writing.report import Table  # noqa: E402
 from test_hostile_input import FIXTURE, HOSTILE, NOTE_TAGS, TABLE_TAGS, markup_problems, words  # noqa: E402
 
 # a legend of such long names leaves tight_layout no room: a warning, and the figure is drawn as it is

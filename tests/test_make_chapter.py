@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from costbook import measurements
+from costbook.prices import measurements
 from costbook.book import execute
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from costbook import measure
+from costbook.timing import measure
 
 
 def test_stage_log_writes_a_line_per_stage():

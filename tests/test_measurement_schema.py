@@ -25,7 +25,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from costbook import cli, live, measurements
+from costbook.cli import commands as cli
+from costbook.book import live
+from costbook.prices import measurements
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "fixtures" / "measurements" / "malformed"
@@ -174,7 +176,7 @@ def test_the_schema_is_json_schema_and_no_looser_than_it_says():
     file the checkers accept, a standard validator accepts too, and every file it refuses, they refuse
     (the interpreters are stricter only where the document says so: finite numbers, integers without
     a fraction, the x- checks)."""
-    from costbook import measurement_schema
+    from costbook.prices import measurement_schema
     jsonschema = pytest.importorskip("jsonschema")
     jsonschema.Draft202012Validator.check_schema(measurement_schema.DOCUMENT)
     standard = jsonschema.Draft202012Validator(measurement_schema.DOCUMENT)
@@ -191,7 +193,7 @@ def test_the_schema_is_json_schema_and_no_looser_than_it_says():
         except measurements.MeasurementFileError:
             refused_by_standard += not standard.is_valid(data)
     assert accepted >= 10 and refused_by_standard >= 30, (accepted, refused_by_standard)
-    # a kind that exists only in memory is accepted in memory (costbook.derived builds them)
+    # a kind that exists only in memory is accepted in memory (costbook.prices.derived builds them)
     calibrated = json.loads((CORPUS / "calibrated-from-disk.json").read_text())
     assert measurements.validate(calibrated).kind == "calibrated"
     with pytest.raises(measurements.MeasurementFileError, match="never read from a file"):

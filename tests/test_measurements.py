@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from costbook import measurements as M
+from costbook.prices import measurements as M
 
 GOOD = {
     "schema": "costbook-measurements/1", "name": "t", "kind": "measured",
@@ -258,7 +258,7 @@ def test_a_file_read_again_unchanged_is_not_checked_again_and_a_changed_one_is(t
     """measurements.load remembers the texts it found valid: the same bytes are parsed again into objects
     of their own but not checked again (at any path: validity is the text's); changed bytes (even of the
     same size and modification time) and an invalid file are checked every time."""
-    from costbook import measurement_schema
+    from costbook.prices import measurement_schema
     monkeypatch.setattr(M, "_CHECKED", set())           # what other tests loaded is not known here
     checked = []
     real_check = measurement_schema.check
@@ -293,8 +293,8 @@ def test_prices_timed_just_now_may_swap_near_sizes_a_file_may_not():
     """A validation's own timings (validation.measured_now) are noise-bearing measurements, not input: a
     run beside a busy process put modexp/3072/252 below 3072/248 and the plausibility check stopped
     chapter 4.  Such a set is taken in memory; the same prices in a file are refused."""
-    from costbook import validation
-    from costbook.harness import PROFILES
+    from costbook.calibration import validation
+    from costbook.timing.harness import PROFILES
     entry = lambda m: {"median": m, "q1": m * 0.99, "q3": m * 1.01, "mad": 0.0, "samples": 5, "batch": 1, "unit": "s"}
     swapped = {"modexp/3072/248": entry(0.00099), "modexp/3072/252": entry(0.00084)}
     now = validation.measured_now("sage", swapped, PROFILES["quick"], "test")

@@ -1,9 +1,9 @@
 """The artifact's code as a cost model (seed 003): counts per report line, calibration, reproduction."""
 import pytest
 
-from costbook import measurements
-from costbook.cost import Counts, MissingPrice, price
-from costbook.keys import check_key
+from costbook.prices import measurements
+from costbook.prices.cost import Counts, MissingPrice, price
+from costbook.prices.keys import check_key
 from costbook.schemes.mixnet import artifact as A, dbrsm, dbsm
 
 

@@ -5,13 +5,13 @@ from contextlib import contextmanager
 
 import pytest
 
-from costbook import keys, measurements
-from costbook.cost import Counts
-from costbook.harness import Profile
-from costbook.counting import counting
+from costbook.prices import keys, measurements
+from costbook.prices.cost import Counts
+from costbook.timing.harness import Profile
+from costbook.prices.counting import counting
 from costbook.schemes.mixnet import bbsig, dbrsm, dbsm, model
 from costbook.schemes.mixnet.curves import groups
-from costbook.validation import find_benchmark, measure_keys
+from costbook.calibration.validation import find_benchmark, measure_keys
 
 NEW_KEYS = ("bn254/g1_add", "bn254/g2_add", "bn254/g1_to_bytes", "bn254/g2_to_bytes", "bn254/gt_to_bytes",
             "bn254/g1_mul/80", "bn254/gt_exp/81", "bls12_381/g1_to_bytes")

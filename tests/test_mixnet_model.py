@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from costbook import measurements
+from costbook.prices import measurements
 from costbook.schemes.mixnet import model
 
 
@@ -50,7 +50,7 @@ def test_curve_switch_counts_only_curve_operations():
 
 
 def test_cli_estimate_mixnet_published_and_reference(capsys):
-    from costbook.cli import main
+    from costbook.cli.commands import main
     assert main(["estimate", "mixnet", "--source", "published", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert [r["seed_says"] for r in d["ratios"]] == ["86x", "18x", "20x"]
@@ -69,7 +69,7 @@ def test_cli_estimate_mixnet_published_and_reference(capsys):
 
 
 def test_protocol_estimates_and_the_m_option(capsys):
-    from costbook.cli import main
+    from costbook.cli.commands import main
     ref = measurements.load_source("reference")
     small = model.protocol_estimate(ref, "dbsm", n=100, m=2)
     more = model.protocol_estimate(ref, "dbsm", n=100, m=4)
@@ -86,7 +86,7 @@ def test_protocol_estimates_and_the_m_option(capsys):
 
 def test_a_curve_with_the_published_source_is_refused_not_ignored(capsys):
     """The published estimate is the seed's own numbers (BN254): --curve would change nothing there."""
-    from costbook.cli import main
+    from costbook.cli.commands import main
     assert main(["estimate", "mixnet", "--source", "published", "--curve", "bls12_381"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--curve" in err and "published" in err and "\n" not in err

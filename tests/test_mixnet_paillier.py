@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from costbook.counting import counting
-from costbook.cost import Counts
-from costbook.keys import modexp_key
+from costbook.prices.counting import counting
+from costbook.prices.cost import Counts
+from costbook.prices.keys import modexp_key
 from costbook.groups.rsa import random_safe_prime
 from costbook.schemes.mixnet import paillier as pai
 

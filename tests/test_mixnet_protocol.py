@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from costbook.cost import Counts
-from costbook.counting import counting
-from costbook.harness import Profile
+from costbook.prices.cost import Counts
+from costbook.prices.counting import counting
+from costbook.timing.harness import Profile
 from costbook.schemes.mixnet import bbsig, bbsplus, dbrsm, dbsm, elgamal, shuffle, sigma
 from costbook.schemes.mixnet.curves import groups
 
@@ -194,7 +194,7 @@ def test_beaver_products_and_sigma_with_a_wrong_witness(G):
 
 
 def test_the_step_clock_times_exactly_the_priced_steps():
-    from costbook.validation import StepClock, validate_clocked
+    from costbook.calibration.validation import StepClock, validate_clocked
     G = groups("bn254")
     rng = random.Random("step clock")
     mo = dbsm.mix_outputs(G, 2, 2, rng)

@@ -1,7 +1,7 @@
 """The modexp backends compute the same numbers, and the benchmark grid is complete."""
 
-from costbook import keys
-from costbook.backends import modexp
+from costbook.prices import keys
+from costbook.timing.backends import modexp
 
 
 def test_backends_agree_with_python_pow():

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from costbook.counting import counting
-from costbook.groups.pairing_curves import (BLS12_381, BLS12_381_X, BN254, BN254_U, InvalidEncoding,
-                                            compress, decompress)
+from costbook.prices.counting import counting
+from costbook.groups.pairing_curves import (BLS12_381, BLS12_381_X, BN254, BN254_U, InvalidEncoding, compress,
+    decompress)
 
 import py_ecc.optimized_bls12_381 as ob
 import py_ecc.optimized_bn128 as on
@@ -144,7 +144,7 @@ def test_operations_are_counted():
 
 
 def test_benchmarks_cover_both_curves_and_run():
-    from costbook.backends import pairing_curves
+    from costbook.timing.backends import pairing_curves
     benches = pairing_curves.benchmarks()
     grid = {(b.key, b.backend) for b in benches}
     for curve in ("bls12_381", "bn254"):

@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from costbook import cli
+from costbook.cli import commands as cli
 from costbook.book import execute
 
 ROOT = Path(__file__).resolve().parents[1]

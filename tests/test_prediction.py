@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from costbook import cli, compare, ledger, measurements, prediction, uncertainty
+from costbook.cli import commands as cli
+from costbook.views import compare, ledger
+from costbook.prices import measurements
+from costbook.calibration import prediction, uncertainty
 
 ROOT = Path(__file__).resolve().parents[1]
 NODE = shutil.which("node")
@@ -74,7 +77,7 @@ def test_the_seed_machine_interval_is_the_ledgers_margin():
     rows = ledger.ledger()
     committed = uncertainty.cross_machine_scores()
     assert committed == ledger.out_of_sample_scores(rows), \
-        "measurements/calibration/cross-machine/scores.json is stale: python -m costbook.ledger --write-scores"
+        "measurements/calibration/cross-machine/scores.json is stale: python -m costbook.views.ledger --write-scores"
     for r in rows:
         if r.book_low is not None:
             p = uncertainty.prediction_interval(r.scheme, ledger.seed_machine(r.scheme), r.book_value)
@@ -140,7 +143,7 @@ def test_the_text_says_what_the_interval_is_once():
     assert text.count("90% prediction interval") == 1, text
     result = prediction.estimate("cs03", measurements.load_source("reference"))
     verify = result["steps"]["verify"]
-    from costbook.intervals import fmt_interval
+    from costbook.calibration.intervals import fmt_interval
     assert fmt_interval(verify["total_s"], verify["low_s"], verify["high_s"]).replace("\u00a0", " ") in text.replace("\u00a0", " ")
 
 

@@ -7,9 +7,9 @@ the distance from the measured sizes and never collapses to a point.
 """
 import pytest
 
-from costbook import price
-from costbook.cost import pairing_product_by_pairs
-from costbook.measurements import validate
+from costbook.prices.cost import price
+from costbook.prices.cost import pairing_product_by_pairs
+from costbook.prices.measurements import validate
 
 MEASURED = {"schema": "costbook-measurements/1", "name": "m", "kind": "measured",
             "provenance": {"machine": {}, "libraries": {}, "date": "d", "command": "c", "profile": {"name": "quick", "samples": 5, "min_batch_seconds": 0.005}}}
@@ -61,7 +61,7 @@ def test_the_quartile_lines_alone_would_collapse_there():
     """The hole the new rule closes: each quartile extrapolated along its own line (the generic rule
     on the at_bound sets) puts at k = 100 the low above the price and the high below it, which
     price() folded to a point (min(low, price), max(high, price))."""
-    from costbook.cost import _along_sizes
+    from costbook.prices.cost import _along_sizes
     at = lambda w: _along_sizes(CROSSING.at_bound(w), "arkworks", "bls12_381/pairing_product", 100)[0]
     mid = _along_sizes(CROSSING, "arkworks", "bls12_381/pairing_product", 100)[0]
     assert at("low") > mid > at("high")
@@ -108,7 +108,7 @@ HASHES = validate({**MEASURED, "results": {"python": {
 
 
 def test_the_blocks_of_a_digest_follow_fips_180_4_padding():
-    from costbook.cost import hash_blocks
+    from costbook.prices.cost import hash_blocks
     assert [hash_blocks("sha256", n) for n in (1, 55, 56, 64, 119, 120)] == [1, 1, 2, 2, 2, 3]
     assert [hash_blocks("sha512", n) for n in (1, 111, 112, 200)] == [1, 1, 2, 2]
 
@@ -138,19 +138,19 @@ def test_one_measured_block_count_scales_by_blocks_an_upper_bound():
 
 @pytest.mark.parametrize("key", ["sha256/0B", "sha256/-5B", "sha512/B", "sha256/1.5B"])
 def test_a_length_that_is_no_length_is_refused(key):
-    from costbook.keys import UnknownPrimitiveKey
+    from costbook.prices.keys import UnknownPrimitiveKey
     with pytest.raises(UnknownPrimitiveKey):
         price({key: 1}, HASHES, "python", derive=True)
 
 
 def test_a_length_beyond_the_standard_is_refused_in_one_line():
-    from costbook.cost import PriceError
+    from costbook.prices.cost import PriceError
     with pytest.raises(PriceError, match=r"sha256/\d+B: sha256 takes at most 2305843009213693951 bytes"):
         price({f"sha256/{2**70}B": 1}, HASHES, "python", derive=True)
 
 
 def test_no_measured_length_of_that_hash_is_no_price():
-    from costbook.cost import MissingPrice
+    from costbook.prices.cost import MissingPrice
     only_256 = validate({**MEASURED, "results": {"python": {"sha256/64B": entry(0.0006, 0.00058, 0.00062)}}})
     with pytest.raises(MissingPrice):
         price({"sha512/64B": 1}, only_256, "python", derive=True)

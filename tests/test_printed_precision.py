@@ -2,7 +2,8 @@
 implied model judged out of sample (issue 10: chapters 2 and 3)."""
 import pytest
 
-from costbook import measurements, report
+from costbook.prices import measurements
+from costbook.writing import report
 from costbook.schemes.punchcard import model, seed
 
 

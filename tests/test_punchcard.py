@@ -173,7 +173,7 @@ def test_bls_counts_include_the_subgroup_checks_and_one_pairing(E):
 
 
 def test_estimate_json_published_reference_and_errors(capsys):
-    from costbook.cli import main
+    from costbook.cli.commands import main
     assert main(["estimate", "punchcard", "--source", "published", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert set(d["steps"]) == set(seed.STEPS) and "seed_measured" in d

@@ -7,7 +7,7 @@ import functools
 
 import pytest
 
-from costbook.measurements import MeasurementSet, load_source
+from costbook.prices.measurements import MeasurementSet, load_source
 from costbook.schemes.punchcard import model, seed
 
 BOUND = 0.10          # issue 12: every laptop step within 10%
@@ -67,7 +67,7 @@ def test_the_prediction_does_not_read_the_seed_step_times(curve, monkeypatch):
 def test_leave_one_out_predictions_carry_an_interval_that_holds_them(curve):
     """The implied model's out-of-sample predictions carry an interval (scaled prices' bounds times each
     factor's range over its seven fits), which holds the prediction and is not a point."""
-    from costbook.measurements import load_source
+    from costbook.prices.measurements import load_source
     loo = model.implied_leave_one_out(curve, load_source("reference"))
     for s, v in loo.items():
         assert v["low_s"] <= v["seconds"] <= v["high_s"] and v["low_s"] < v["high_s"], (s, v)

@@ -228,8 +228,8 @@ def table_citation_violations(root: Path) -> list[str]:
 
 
 def report_table_violations(root: Path) -> list[str]:
-    """What costbook.report.Table writes now (the chapters are re-executed with it)."""
-    from costbook.report import Table, cite
+    """What costbook.writing.report.Table writes now (the chapters are re-executed with it)."""
+    from costbook.writing.report import Table, cite
     t = Table(["source", "time"])
     t.add(cite("seed-cs03", "line 60"), "6.17\u00a0ms")
     t.add(cite("rfc9496"), "—")

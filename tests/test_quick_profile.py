@@ -10,8 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from costbook import cost, harness, live, measurements, priced, registry
-from costbook.harness import EXACT_MARGIN, PROFILES, in_round, samples_for, summarize, time_interleaved, warm_up
+from costbook.prices import cost, measurements
+from costbook.timing import harness, priced
+from costbook.book import live
+from costbook import registry
+from costbook.timing.harness import (EXACT_MARGIN, PROFILES, in_round, samples_for, summarize, time_interleaved,
+    warm_up)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -136,7 +140,7 @@ def test_a_slow_stretch_over_most_of_a_run_moves_the_plain_median_not_the_quick_
 
 
 def test_every_priced_key_has_a_benchmark():
-    from costbook.measure import collect
+    from costbook.timing.measure import collect
     benches = collect(report=lambda _: None, priced_only=True)
     have = {(b.backend, b.key) for b in benches}
     available = {b.backend for b in benches}
@@ -213,7 +217,7 @@ def test_an_estimate_from_a_quick_file_is_the_estimate_from_every_key(name):
 
 
 def test_measure_quick_times_the_priced_keys_only_and_says_so(tmp_path, monkeypatch):
-    from costbook.measure import measure
+    from costbook.timing.measure import measure
     monkeypatch.setattr(priced, "PRICED", {"python": frozenset({"sha256/64B"})})
     out = measure(profile="quick", out=tmp_path / "m.json", progress=False, report=lambda _: None)
     m = measurements.load(out)
@@ -231,7 +235,7 @@ def test_chapter_twos_sage_redemption_is_priced_from_a_quick_file():
     """Chapter 2 prices the Sage code's redemption at every spent-set size with Sage's own ristretto255
     prices (fig-punch-dbsize, beside its live run): a quick file holds them (it lacked Sage's encode,
     and `make book` stopped at that chapter)."""
-    from costbook import prediction
+    from costbook.calibration import prediction
     ref = measurements.load_source("reference")
     quick = measurements.MeasurementSet(ref.name, ref.kind, ref.provenance,
                                         {b: {k: e for k, e in entries.items() if priced.is_priced(b, k)}

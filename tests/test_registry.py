@@ -6,7 +6,7 @@ _quarto.yml's chapter list: each is named with its problem in one line where it 
 the command that asks for it, the ledger), and every command for the other schemes works.
 
 The broken folders are made in a temporary folder added to ``costbook.schemes.__path__``, as a new
-scheme's folder would be found; the commands run in this process through ``costbook.cli.main``.
+scheme's folder would be found; the commands run in this process through ``costbook.cli.commands.main``.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from costbook import schemes
-from costbook.cli import main
+from costbook.cli.commands import main
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMES_DIR = REPO / "sage" / "costbook" / "schemes"

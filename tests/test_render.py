@@ -463,7 +463,7 @@ def test_figure_alt_text_is_fig_alt_or_the_caption_never_the_matplotlib_repr(tmp
 
 
 def test_table_cell_data_qmd_spans_become_linked_citations_with_one_label_per_work(tmp_path):
-    """A table cell's `<span data-qmd="[@key, ...]">` (costbook.report.Table, read by Quarto too) is a
+    """A table cell's `<span data-qmd="[@key, ...]">` (costbook.writing.report.Table, read by Quarto too) is a
     citation; two works of the same author and year keep their a/b suffix on pages citing only one."""
     root = cited_book(tmp_path)
     (root / "references.bib").write_text(BIB + "@misc{doe-other, author = {Doe, Jane}, title = {Another Note}, "

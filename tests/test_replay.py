@@ -1,11 +1,11 @@
-"""costbook.replay: a run replayed with its priced calls answered from a record leaves the
+"""costbook.prices.replay: a run replayed with its priced calls answered from a record leaves the
 interpreter's work; a replay that goes another way than its record is an error, never a wrong time."""
 import random
 
 import pytest
 
-from costbook.counting import counting, tally
-from costbook.replay import Replay, ReplayDiverged
+from costbook.prices.counting import counting, tally
+from costbook.prices.replay import Replay, ReplayDiverged
 
 
 class Group:

@@ -1,7 +1,7 @@
 """Tables as a reader sees them: no Python reprs, citations readable without the renderer and
 turned back into pandoc markers by it."""
 from costbook.book.citations import table_citations_as_markers
-from costbook.report import Table, cite, column_alignments, fmt_number, fmt_time
+from costbook.writing.report import Table, cite, column_alignments, fmt_number, fmt_time
 
 
 def test_cells_never_show_python_reprs():
@@ -55,8 +55,8 @@ def test_a_time_takes_its_unit_after_rounding():
 
 def test_a_chapter_names_its_measured_machine_and_says_whether_it_is_the_reference(tmp_path):
     import dataclasses, json
-    from costbook import measurements
-    from costbook.report import measured_machine
+    from costbook.prices import measurements
+    from costbook.writing.report import measured_machine
     ref = measurements.load_source("reference")
     said = measured_machine(ref)
     assert "AMD EPYC, 2 cores" in said and ref.name in said and said.endswith("the book's reference machine.")

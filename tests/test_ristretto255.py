@@ -10,11 +10,11 @@ import random
 
 import pytest
 
-from costbook.backends import BackendUnavailable
-from costbook.counting import counting
+from costbook.timing.backends import BackendUnavailable
+from costbook.prices.counting import counting
 from costbook.groups import ristretto255 as R
-from costbook.groups.ristretto255 import (GENERATOR, IDENTITY, Element, Fp, InvalidEncoding, decode,
-                                          encode, ell, from_uniform_bytes, hash_from_bytes, p)
+from costbook.groups.ristretto255 import (GENERATOR, IDENTITY, Element, Fp, InvalidEncoding, decode, encode, ell,
+    from_uniform_bytes, hash_from_bytes, p)
 
 # ---------------------------------------------------------------------------
 # RFC 9496, Appendix A.1: the encodings of 0*B, 1*B, ..., 15*B.
@@ -149,7 +149,7 @@ def random_elements(n, seed):
 
 @pytest.fixture(scope="module")
 def sodium():
-    from costbook.backends import libsodium
+    from costbook.timing.backends import libsodium
     try:
         libsodium.lib()
     except BackendUnavailable as e:
@@ -391,7 +391,7 @@ def test_libsodium_binding_identity_and_errors(sodium):
 
 
 def test_libsodium_missing_names_the_package(monkeypatch):
-    from costbook.backends import libsodium
+    from costbook.timing.backends import libsodium
     monkeypatch.setattr(libsodium.ctypes.util, "find_library", lambda name: None)
     with pytest.raises(BackendUnavailable, match="apt-get install libsodium23"):
         libsodium.lib.__wrapped__()
@@ -405,8 +405,8 @@ SAGE_KEYS = {"ristretto255/mul", "ristretto255/mul_base", "ristretto255/from_has
 
 
 def test_benchmarks_have_the_keys_and_run(sodium):
-    from costbook.backends import ristretto255 as bench
-    from costbook.keys import FAMILIES
+    from costbook.timing.backends import ristretto255 as bench
+    from costbook.prices.keys import FAMILIES
     benches = bench.benchmarks()
     by_backend = {}
     for b in benches:
@@ -421,8 +421,8 @@ def test_benchmarks_have_the_keys_and_run(sodium):
 
 
 def test_benchmarks_without_libsodium_keep_sage(monkeypatch):
-    from costbook.backends import libsodium
-    from costbook.backends import ristretto255 as bench
+    from costbook.timing.backends import libsodium
+    from costbook.timing.backends import ristretto255 as bench
 
     def missing():
         raise BackendUnavailable("libsodium not found; apt-get install libsodium23")

@@ -23,9 +23,10 @@ from pathlib import Path
 import pytest
 
 from conftest import install_toy_book
-from costbook import cli, cost, measurements
-from costbook.counting import count_differences, describe_differences
-from costbook.cost import Counts, MissingPrice
+from costbook.cli import commands as cli
+from costbook.prices import cost, measurements
+from costbook.prices.counting import count_differences, describe_differences
+from costbook.prices.cost import Counts, MissingPrice
 from costbook.schemes import Bounds
 
 TOY_DIR = Path(__file__).resolve().parent / "toy_schemes"

@@ -163,7 +163,7 @@ def test_a_pool_worker_leaves_ctrl_c_to_its_parent():
     worker ignores SIGINT and its parent ends it."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
-    from costbook import children
+    from costbook.system import children
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                              initializer=children.start_worker, initargs=(os.getpid(),)) as pool:
         ignored = pool.submit(_ignored_signals).result(timeout=60)

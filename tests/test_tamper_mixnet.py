@@ -434,7 +434,7 @@ def test_a_z1_share_off_gt_is_refused_even_with_a_proof_made_for_it(G, t):
 def test_gt_membership_is_exactly_order_r(G):
     """in_gt: every pairing value and product of them; nothing of another order (-1, a cube root of
     unity, a random element of F_{p^12}), nor 0 or a non-element; one GT exponentiation each."""
-    from costbook.counting import counting
+    from costbook.prices.counting import counting
     x = G.eg1f2 * G.fT
     assert G.in_gt(x) and G.in_gt(G.oneT) and G.in_gt(x ** -1)
     for bad in (-x, -G.oneT, x * small_order(G, 3), G.C.Fp12.random_element(), G.C.Fp12(0), G.g1, 5, None):

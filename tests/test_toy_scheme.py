@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from costbook import schemes
-from costbook.cli import main
+from costbook.cli.commands import main
 
 TOY = Path(__file__).resolve().parent / "toy_schemes" / "schnorr"
 
@@ -99,7 +99,7 @@ def test_the_protocol_signs_and_refuses_forgeries(toy_scheme):
 
 
 def test_the_ledger_lists_it_and_covers_every_figure_of_its_note(toy_scheme):
-    from costbook import ledger
+    from costbook.views import ledger
     rows = ledger.ledger("schnorr")
     assert "schnorr" in ledger.SCHEMES
     assert {r.status for r in rows} == {"echoed", "predicted", "computed"}
@@ -110,7 +110,8 @@ def test_the_ledger_lists_it_and_covers_every_figure_of_its_note(toy_scheme):
 
 
 def test_the_comparison_chapter_has_its_rows(toy_scheme):
-    from costbook import compare, measurements
+    from costbook.views import compare
+    from costbook.prices import measurements
     assert compare.CHAPTERS["schnorr"] == ("Schnorr signatures (toy)", "sec-schnorr")
     assert list(compare.CHAPTERS)[-1] == "schnorr"                 # its chapter, 91-, comes last
     rows = compare.ROWS["schnorr"](measurements.load_source("reference"))
@@ -153,9 +154,10 @@ def test_costbook_ledger_takes_the_toy(toy_scheme, capsys):
 
 
 def test_its_page_gets_the_live_estimate_with_no_core_edit(toy_scheme):
-    """costbook.live exports the toy like any scheme: its options (choices in full, a numeric option
+    """costbook.book.live exports the toy like any scheme: its options (choices in full, a numeric option
     at its default without a LIVE_GRID), its steps at every point for every machine, replayable."""
-    from costbook import live, schemes
+    from costbook.book import live
+    from costbook import schemes
     data = live.export("schnorr")
     model = schemes.get("schnorr")
     assert [o["name"] for o in data["options"]] == list(model.OPTIONS)

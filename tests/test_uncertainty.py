@@ -1,4 +1,4 @@
-"""Prediction intervals (costbook.uncertainty): scores, the conformal quantile, and that an interval's
+"""Prediction intervals (costbook.calibration.uncertainty): scores, the conformal quantile, and that an interval's
 model error comes from evidence it is not judged by, for the validation checks and the ledger rows."""
 from __future__ import annotations
 
@@ -10,8 +10,11 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from costbook import ledger, measurements, schemes, uncertainty
-from costbook.uncertainty import Margin, Record, conformal_quantile, interval, score, validation_margin
+from costbook.views import ledger
+from costbook.prices import measurements
+from costbook import schemes
+from costbook.calibration import uncertainty
+from costbook.calibration.uncertainty import Margin, Record, conformal_quantile, interval, score, validation_margin
 
 
 def test_a_score_is_the_absolute_log_ratio():

@@ -2,10 +2,11 @@
 import gmpy2
 import pytest
 
-from costbook import Counts, validation
-from costbook.backends.modexp import operands
-from costbook.harness import Profile
-from costbook.validation import find_benchmark, validate_steps, validation_table
+from costbook.prices.cost import Counts
+from costbook.calibration import validation
+from costbook.timing.backends.modexp import operands
+from costbook.timing.harness import Profile
+from costbook.calibration.validation import find_benchmark, validate_steps, validation_table
 
 FAST = Profile("test", samples=3, min_batch_seconds=0.005, warmup_seconds=0.0)
 #: enough samples of long enough batches that a busy neighbour (the other test worker) moves a median
@@ -36,12 +37,12 @@ def test_errors():
 
 
 def test_a_replayed_steps_interpreter_work_is_added_to_its_prediction_and_bounded():
-    """A check with the step's replay (``costbook.replay``) predicts counts x prices + the replay's
+    """A check with the step's replay (``costbook.prices.replay``) predicts counts x prices + the replay's
     median, widens the interval by the replay's quartiles, reports its share, and a share beyond
     INTERPRETER_SHARE_LIMIT (heavy work nothing tallies) takes the step beyond its limit."""
     from types import SimpleNamespace
-    from costbook.harness import summarize
-    from costbook.validation import INTERPRETER_SHARE_LIMIT, StepCheck, runs_result
+    from costbook.timing.harness import summarize
+    from costbook.calibration.validation import INTERPRETER_SHARE_LIMIT, StepCheck, runs_result
     est = SimpleNamespace(total=1.0, low=0.9, high=1.1)          # what StepCheck.of reads of an Estimate
     small, large = summarize([0.01, 0.02, 0.03], 1), summarize([0.3, 0.3, 0.3], 1)
     c = StepCheck.of("s", est, summarize([1.02] * 3, 1), small)
@@ -59,9 +60,9 @@ def test_a_cold_start_is_the_probes_median_excess_and_is_added_to_every_clocked_
     same rounds; each step's prediction gains the median of COLD - WARM, its quartiles widen the
     interval, and the check reports it."""
     from types import SimpleNamespace
-    from costbook import validation
-    from costbook.harness import summarize
-    from costbook.validation import StepCheck
+    from costbook.calibration import validation
+    from costbook.timing.harness import summarize
+    from costbook.calibration.validation import StepCheck
     est = SimpleNamespace(total=1.0, low=0.9, high=1.1)
     c = StepCheck.of("s", est, summarize([1.1] * 3, 1), summarize([0.01] * 3, 1), summarize([0.04, 0.05, 0.06], 1))
     assert (c.predicted, c.low, c.high) == pytest.approx((1.06, 0.955, 1.165))
@@ -103,7 +104,7 @@ def test_the_check_profile_is_chosen_only_by_its_variable_and_never_in_the_book(
     book's chapter runner removes it, so the book's validation tables are always timed in full."""
     import os
 
-    from costbook import validation
+    from costbook.calibration import validation
     from costbook.book.execute import kernel_environment
     monkeypatch.delenv(validation.PROFILE_VARIABLE, raising=False)
     assert validation.default_profile() is validation.VALIDATION_PROFILE
@@ -132,7 +133,7 @@ def test_the_median_process_is_reported_and_judged_again(monkeypatch):
     """Each step is the check of the process whose error is the median, judged again against its
     interval: a step beyond twice its half-width in one process only is within it, and one beyond it in
     the median process is beyond it."""
-    from costbook import uncertainty
+    from costbook.calibration import uncertainty
     monkeypatch.setattr(uncertainty, "evidence", lambda: [uncertainty.Record("o", "{}", f"s{i}", "priced", 1.0,
                                                                              1.03 ** (-1) ** i) for i in range(40)])
     results = [_result({"a": 0.02, "b": 0.09, "c": -0.09}),

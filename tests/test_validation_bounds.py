@@ -2,7 +2,7 @@
 primitives timed in the same rounds, lies in its 90% prediction interval as often as the interval
 promises, and never far outside it.
 
-Each check's interval is its 90% prediction interval (``costbook.uncertainty``): anchored at its
+Each check's interval is its 90% prediction interval (``costbook.calibration.uncertainty``): anchored at its
 prediction at the prices' lower quartile and widened by their spread in its own run, with a margin
 estimated from the committed validation runs of every other scheme and of the same scheme at other
 sizes, never from the run it judges.  The gate holds the intervals to their promise:
@@ -40,8 +40,9 @@ import pytest
 
 from pathlib import Path
 
-from costbook import schemes, uncertainty, validation
-from costbook.validation import limit_of, runs_result, validate_steps
+from costbook import schemes
+from costbook.calibration import uncertainty, validation
+from costbook.calibration.validation import limit_of, runs_result, validate_steps
 
 pytestmark = pytest.mark.validation
 
@@ -80,7 +81,7 @@ WIDTH_SLACK = 1.25
 
 def width_ceiling() -> float:
     """The gate's ceiling on the median half-width on the machine it runs on."""
-    from costbook.measure import machine_label
+    from costbook.timing.measure import machine_label
     return max(WIDTH_CEILING, WIDTH_SLACK * uncertainty.evidence_half_width(machine_label()))
 #: how rarely the coverage check may fail for intervals that hold exactly at their level
 FALSE_ALARM = 0.01

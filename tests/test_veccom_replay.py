@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from costbook import validation
-from costbook.keys import check_key
+from costbook.calibration import validation
+from costbook.prices.keys import check_key
 from costbook.schemes.veccom import merkle, model
 
 
@@ -40,7 +40,7 @@ def test_a_stand_in_answering_out_of_order_gives_another_result():
 
 
 def test_the_stand_in_has_the_helpers_shape_and_counts_as_it_does():
-    from costbook.counting import counting
+    from costbook.prices.counting import counting
     _, digests = merkle.recording()
     digests.append(bytes(32))
     with counting() as c:
@@ -52,7 +52,7 @@ def test_counts_price_hashes_only_and_estimates_say_what_they_leave_out():
     for n in (2, 16, 1000):
         for op, c in model.merkle_counts(n).items():
             assert all(check_key(k).startswith("sha256/") for k in c), (n, op)
-    est = model.estimate(__import__("costbook.measurements", fromlist=["x"]).load_source("reference"), n=64)
+    est = model.estimate(__import__("costbook.prices.measurements", fromlist=["x"]).load_source("reference"), n=64)
     assert "hashes answered from a record" in est["left_out"]
 
 
@@ -71,9 +71,9 @@ def test_validation_adds_each_merkle_steps_replay_to_its_prediction(monkeypatch)
 
 
 def test_a_replay_is_added_to_the_prediction_and_its_share_is_bounded_per_scheme():
-    from costbook.harness import Timing
-    from costbook.cost import price
-    from costbook.measurements import validate as load
+    from costbook.timing.harness import Timing
+    from costbook.prices.cost import price
+    from costbook.prices.measurements import validate as load
     prices = load({"schema": validation.SCHEMA, "name": "t", "kind": "measured",
                    "provenance": {"machine": {}, "libraries": {}, "date": "now", "command": "t", "profile": {"name": "quick", "samples": 5, "min_batch_seconds": 0.005}},
                    "results": {"python": {"sha256/73B": Timing(3e-7, 3e-7, 3e-7, 0, 5, 1, min=3e-7).to_entry()}}})

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from costbook.counting import counting
+from costbook.prices.counting import counting
 from costbook.groups.msm import FixedBaseTable
-from costbook.harness import Profile
+from costbook.timing.harness import Profile
 from costbook.schemes.veccom import merkle, model, pointproofs as PP
 
 #: the validation profile of the command-line test (the gate times with VALIDATION_PROFILE)
@@ -142,8 +142,8 @@ def test_claims_are_on_their_seed_lines():
 
 
 def test_cli_estimate_and_validate(capsys, monkeypatch):
-    from costbook import validation
-    from costbook.cli import main
+    from costbook.calibration import validation
+    from costbook.cli.commands import main
     # the command's wiring and a ratio far from any bound, timed with a short profile beside the other
     # tests: the same validation with VALIDATION_PROFILE and its bounds is the gate's
     # (tests/test_validation_bounds.py, alone on the machine)

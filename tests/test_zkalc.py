@@ -1,5 +1,5 @@
-"""zkalc's format both ways (costbook.zkalc, `costbook import zkalc` / `export zkalc`), the public
-machines made from zkalc's files (costbook.public), and the contributed machines' folder."""
+"""zkalc's format both ways (costbook.views.zkalc, `costbook import zkalc` / `export zkalc`), the public
+machines made from zkalc's files (costbook.views.public), and the contributed machines' folder."""
 import json
 from pathlib import Path
 import math
@@ -7,8 +7,9 @@ import statistics
 
 import pytest
 
-from costbook import measurements, public, zkalc
-from costbook.cli import main
+from costbook.prices import measurements
+from costbook.views import public, zkalc
+from costbook.cli.commands import main
 
 ROOT = measurements.project_root()
 ZKALC = ROOT / "measurements" / "public" / "zkalc"
@@ -459,7 +460,7 @@ def test_a_zkalc_file_in_milliseconds_is_refused_in_one_line(tmp_path, capsys):
 
 def test_a_denormal_price_is_refused_by_check(tmp_path, capsys):
     data = json.loads(measurements.reference_path().read_text())
-    from costbook.keys import family_of
+    from costbook.prices.keys import family_of
     backend, key = next((b, k) for b in data["results"] for k in data["results"][b] if not family_of(k).grows)
     data["results"][backend][key].update(median=5e-324, q1=5e-324, q3=5e-324, unit="ns")
     f = tmp_path / "tiny.json"
@@ -538,7 +539,7 @@ def test_export_to_a_long_name_a_bad_folder_or_a_full_disk_is_one_line(tmp_path,
     code, _, err = run(capsys, "export", "zkalc", "--out", tmp_path / "file" / "x.json")
     assert code == 2 and err.startswith("costbook: error:") and err.count("\n") == 1, err
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "costbook.cli", "export", "zkalc"], stdout=full,
+        done = subprocess.run([sys.executable, "-m", "costbook.cli.commands", "export", "zkalc"], stdout=full,
                               stderr=subprocess.PIPE, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "no space" in done.stderr, done.stderr
 

@@ -1,6 +1,6 @@
 """``python -m costbook``: the ``costbook`` command."""
 import sys
 
-from .launch import main
+from .cli.launch import main
 
 sys.exit(main())

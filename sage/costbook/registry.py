@@ -1,12 +1,10 @@
 """The schemes as the core knows them: one registry, at the bottom of the layering.
 
 A scheme is a folder of the package ``costbook.schemes`` (any folder on its ``__path__``: the tests
-add their toy scheme's) holding a ``model.py`` and a ``manifest.py``, named by its folder.  The
-contract (``docs/adding-a-scheme.md``; ``tests/test_architecture.py`` checks it):
+add their toy scheme's), named by it; the contract (``docs/adding-a-scheme.md``, tests/test_architecture.py):
 
     seed.py      what its seed publishes, as data, with seed file and line; named parameter sets;
-                 ``Parameters``, whose fields (``option(default, Bounds(...) or choices, why)``)
-                 are the CLI's options
+                 ``Parameters``, whose fields (``option``) are the CLI's options
     <protocol modules>                 the scheme in Sage (no imports from other schemes)
     model.py     the cost model (MODEL_API), which the CLI, the chapter and the tests call:
 
@@ -18,25 +16,13 @@ contract (``docs/adding-a-scheme.md``; ``tests/test_architecture.py`` checks it)
         def format_validation(result: dict) -> str
         def ledger_rows() -> list; def ledger_claims() -> dict      # its rows in the ledger
 
-    manifest.py  what the book keeps for the scheme (MANIFEST_API): its chapter, its reader's title
-                 and section id, its published files, its bibliography keys, its seed notes and
-                 errata, the small validation runs the tests make; data only (it imports nothing)
-    comparison.py  its rows in the comparison chapter: rows(reference), prices_without_spread(),
-                 EXPORTS (names the comparison chapter reads as compare.<name>)
+    manifest.py  what the book keeps for the scheme (MANIFEST_API), data only (it imports nothing)
+    comparison.py  its rows in the comparison chapter (``comparison``)
     fixtures/    optional: committed keys or data the chapter needs to run fast
 
-What the core needs to know of a scheme is its manifest, and this module reads it as data: the file
-is run on its own, never imported as part of the scheme's package, so reading it runs none of the
-scheme's code (a manifest that imports anything fails to read, and says so).  A scheme's code is
-loaded only where it runs: ``model(name)`` (the CLI, the ledger's rows, the page's export, a
-validation) and ``comparison(name)`` (the comparison chapter).
-
-Discovery isolates each folder.  A folder that cannot be read (a syntax error in its manifest.py or
-model.py, no manifest.py, a manifest without a name of MANIFEST_API), a scheme found in two folders,
-or two folders that declare the same scheme (the same chapter, section, published file or seed note:
-a copy) is *refused*: ``refused()`` names it with its problem in one line, and every other scheme
-works.  ``book_problems()`` adds what the book needs: each scheme's chapter exists and is listed in
-``_quarto.yml``; ``in_book_order()`` is the schemes that pass both, in the order of their chapters.
+The core reads a manifest as data (``manifest``), running none of the scheme's code, which loads
+only where it runs (``model``, ``comparison``).  Discovery refuses a broken folder (``scan``) and
+every other scheme works; ``in_book_order()`` is the schemes the book shows.
 """
 from __future__ import annotations
 
@@ -49,8 +35,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import SimpleNamespace
 
-from . import toc
-from .measurements import project_root
+from .system import toc
+from .prices.measurements import project_root
 
 #: the package whose folders are the schemes (its __path__: a folder added there is a scheme at once)
 PACKAGE = "costbook.schemes"
@@ -58,7 +44,9 @@ PACKAGE = "costbook.schemes"
 #: the functions and names every registered model module has (the CLI calls them)
 MODEL_API = ("OPTIONS", "PUBLISHED", "estimate", "format_estimate", "validate", "format_validation")
 
-#: what a scheme's manifest.py declares (``docs/adding-a-scheme.md``)
+#: what a scheme's manifest.py declares (``docs/adding-a-scheme.md``): its chapter, its reader's title and
+#: section id, its published files, its bibliography keys, its seed notes and errata, the small
+#: validation runs the tests make
 MANIFEST_API = ("CHAPTER", "TITLE", "SECTION", "PUBLISHED_FILES", "BIBLIOGRAPHY", "SEED_NOTES", "SEED_ERRATA",
                 "VALIDATION_CASES", "CALIBRATION_CASES")
 
@@ -109,7 +97,7 @@ class StepGroup:
     """Steps that one model prices, shown together in the chapter's live estimate: `heading` says
     which model; `steps`, the labels of its ``price`` calls, are the names the chapter's tables print
     (one constant serves both); `note`, one line where the group measures something other than a
-    group beside it.  A model lists them in ``STEP_GROUPS``; ``costbook.live`` exports them."""
+    group beside it.  A model lists them in ``STEP_GROUPS``; ``costbook.book.live`` exports them."""
     heading: str
     steps: tuple
     note: str = ""
@@ -217,7 +205,8 @@ def _cached(path: Path, read):
 
 
 def _read_manifest(path: Path) -> SimpleNamespace:
-    """The names a manifest.py assigns, run alone (not as part of its package: no scheme code runs)."""
+    """The names a manifest.py assigns, run alone (not as part of its package: no scheme code runs,
+    and a manifest that imports anything fails to read, and says so)."""
     namespace = {"__name__": "manifest", "__file__": str(path), "__builtins__": builtins}
     exec(compile(path.read_bytes(), str(path), "exec"), namespace)
     return SimpleNamespace(**{k: v for k, v in namespace.items() if k.isupper()})
@@ -260,7 +249,10 @@ def _claims(m: SimpleNamespace) -> list:
 
 def scan() -> dict:
     """{name: Folder} of every folder holding a model.py or a manifest.py, by name, each read on its
-    own; a name found in two folders, and folders that declare the same scheme, are refused."""
+    own.  Refused, with its problem in one line (``refused``): a folder that cannot be read (a syntax
+    error in its manifest.py or model.py, no manifest.py, a manifest without a name of MANIFEST_API),
+    a name found in two folders, and folders that declare the same scheme (the same chapter, section,
+    published file or seed note: a copy)."""
     found: dict = {}
     for base in folders():
         try:
@@ -366,7 +358,8 @@ def _own_module(name: str, part: str):
 
 
 def model(name: str):
-    """The model module of scheme `name`, loaded and checked (``check_model``): where it runs."""
+    """The model module of scheme `name`, loaded and checked (``check_model``): where it runs (the
+    CLI, the ledger's rows, the page's export, a validation)."""
     module = _own_module(name, "model")
     check_model(name, module)
     return module
@@ -376,7 +369,8 @@ get = model
 
 
 def comparison(name: str):
-    """The comparison module of scheme `name`: its rows in the comparison chapter."""
+    """The comparison module of scheme `name`: its rows in the comparison chapter (rows(reference),
+    prices_without_spread(), EXPORTS: names the comparison chapter reads as compare.<name>)."""
     return _own_module(name, "comparison")
 
 

@@ -1,8 +1,8 @@
 """``python -m costbook.book COMMAND [ARGS]``: the book's build commands, as ``make book`` runs them.
 
-COMMAND is one of measured, execute, render, pdf, quarto, bench, reproducible (the module of that name
-in ``costbook.book``) or calibrate (``costbook.calibrate``, the evidence the book's intervals come
-from); each one's ``--help`` says what it does.  Entering through here rather than ``python -m
+COMMAND is one of measured, execute, render, pdf, quarto, bench, reproducible, live (the module of
+that name in ``costbook.book``) or calibrate (``costbook.calibration.calibrate``, the evidence the
+book's intervals come from); each one's ``--help`` says what it does.  Entering through here rather than ``python -m
 costbook.book.COMMAND`` (which works too) puts the signal handling in place before the command's
 imports, which take a second or more: a Ctrl-C or SIGTERM at any point prints one line
 ("interrupted: ...") and ends the process by that signal, as ``costbook.book.interrupt`` describes.
@@ -12,12 +12,12 @@ import os
 import signal
 import sys
 
-from ..launch import quiet_unwinding
+from ..system.unwinding import quiet_unwinding
 
 #: command: the module whose main() it runs
 COMMANDS = {**{name: f"costbook.book.{name}" for name in
                ("measured", "execute", "render", "pdf", "quarto", "bench", "reproducible")},
-            "calibrate": "costbook.calibrate"}
+            "calibrate": "costbook.calibration.calibrate", "live": "costbook.book.live"}
 
 
 class _Starting(BaseException):

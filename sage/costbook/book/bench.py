@@ -1,4 +1,4 @@
-"""`make bench-self`: how long the two commands take on this machine (issue 22).  Not a test.
+"""`make bench-self`: how long the two commands take on this machine.  Not a test.
 
     python -m costbook.book bench [--no-book] [--no-test]
 

@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from .. import atomic
+from ..system import atomic
 
 #: bump to invalidate every cached chapter (e.g. when the runner changes what it writes)
 CACHE_FORMAT = 1

@@ -4,7 +4,7 @@ Quarto formats citations with pandoc's citeproc; so does this module, through th
 binary shipped in the pinned `pypandoc-binary` wheel (no network, no hand-made formatting).
 It works on a page's rendered HTML (prose, index.qmd and HTML table outputs alike), outside
 <pre>, <code>, <script> and <style>.  A table cell's citation is a `<span data-qmd="[@key, ...]">`
-(costbook.report.Table writes it; Quarto parses the attribute's Markdown): the span is read
+(costbook.writing.report.Table writes it; Quarto parses the attribute's Markdown): the span is read
 here as the citation in its attribute.  `@fig-`, `@tbl-` and `@sec-` are cross-references,
 resolved earlier by the renderer, and are left alone here.
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import html
 import re
-from ..bibliography import Bibliography as _Bibliography, CitationError
+from ..writing.bibliography import Bibliography as _Bibliography, CitationError
 
 __all__ = ["Bibliography", "CitationError", "find_citations", "qmd_span_citations", "table_citations_as_markers"]
 
@@ -37,7 +37,7 @@ _REFS_DIV = re.compile(r'<div\b[^>]*\bid="refs"[^>]*>\s*</div>', re.I)
 
 
 # An "@" written as a character reference is a file's word shown as its character
-# (costbook.escape, costbook.report.Table), never a citation: it is kept as this private-use
+# (costbook.system.escape, costbook.writing.report.Table), never a citation: it is kept as this private-use
 # character while the text is searched, and written back as "&#64;".
 _AT_ENTITY = re.compile(r"&#0*64;|&#x0*40;|&commat;", re.I)
 _KEPT_AT = "\ue040"
@@ -71,7 +71,7 @@ def find_citations(body: str) -> list[tuple[str, list[str]]]:
 
 
 class Bibliography(_Bibliography):
-    """A .bib file and the pandoc that formats citations against it (``costbook.bibliography``),
+    """A .bib file and the pandoc that formats citations against it (``costbook.writing.bibliography``),
     and the pages it resolves."""
 
     def resolve(self, body: str, where: str, *, all_keys: list[str] | None = None) -> tuple[str, list[str]]:
@@ -139,7 +139,7 @@ class Bibliography(_Bibliography):
 _REFS_OPEN = re.compile(r'<div id="refs"[^>]*>')
 _ENTRY = re.compile(r'<div id="ref-([^"]+)" class="csl-entry"[^>]*>.*?</div>', re.S)
 
-# A table cell's citation as costbook.report.Table writes it (and as Quarto reads it): the Markdown
+# A table cell's citation as costbook.writing.report.Table writes it (and as Quarto reads it): the Markdown
 # of its data-qmd attribute; the span's text is the readable label shown where nothing formats it.
 _QMD_SPAN = re.compile(r'<span\b[^>]*?\bdata-qmd="([^"]*)"[^>]*>.*?</span>', re.S)
 

@@ -1,51 +1,21 @@
 """Execute the book's chapters with the `sagemath` kernel.
 
-Two uses:
-
     python -m costbook.book execute --out build/chapters --measurements FILE
-        runs every chapter of _quarto.yml against FILE (this machine's prices)
-        and writes the executed copies under build/chapters; tracked files stay untouched.
-
+        runs every chapter of _quarto.yml priced with FILE into build/chapters (tracked files stay).
     python -m costbook.book execute --inplace [chapters/01-primitives.ipynb ...]
-        re-executes the committed chapters against the committed reference file,
-        which is what nbval compares with (run this after editing a chapter).
-
+        re-executes the committed chapters against the committed reference file, which is what
+        nbval compares with (run this after editing a chapter).
     python -m costbook.book execute chapters/04-verifiable-encryption.ipynb --out build/chapters \
             --set 'PARAMS="aggressive"' [--set NAME=VALUE ...]
-        runs one chapter with parameters overridden, without editing it: as papermill does, the
-        values go into a new cell tagged `injected-parameters` right after the cell tagged
-        `parameters`.  Each NAME must be assigned in that cell and each VALUE, a Python literal,
-        be one the cell declares it admits (costbook.book.parameters: type, bounds, choices); all
-        are checked before any kernel starts, one line and exit 2 for a value that is not.
-
+        runs one chapter with parameters overridden, without editing it, as papermill does
+        (costbook.book.parameters checks every value before any kernel starts).
     python -m costbook.book execute --from-env --out build/chapters --render build/book
-        what `make chapter` runs: the chapter, one NAME=VALUE and the measurement file come from the
-        environment ($COSTBOOK_CHAPTER, $COSTBOOK_SET, $COSTBOOK_CHAPTER_MEASUREMENTS), where make puts
-        its variables CHAPTER, SET and MEASUREMENTS unexpanded, so that no shell ever parses them;
-        everything is checked before the kernel starts, a failure is one line and a non-zero exit,
-        and the book is re-rendered only when the chapter ran.
+        what `make chapter` runs: chapter, NAME=VALUE and measurement file from the environment.
 
-With --out, chapters run in parallel, each in its own process and kernel, at most --jobs at once
-(default: the number of CPUs; $COSTBOOK_JOBS, where `make book JOBS=N` puts it, when --jobs is not
-given), the longest first (as long as they took last time).  The chapters are independent: each
-reads the costbook package and measurement files, none reads another chapter's output.  A chapter
-whose inputs did not change since it last ran is not executed again: its executed copy comes from
-build/cache/chapters (costbook.book.cache: the notebook, the measurement file, the package's files,
-the committed measurement files, requirements.txt, ...); --force ($COSTBOOK_FRESH, `make book
-FRESH=1`) executes them all.  The log is one line per chapter started, reused or finished (with its
-slowest cells), then a table of every chapter's time and the total.
-
-With --measure-after STAMP (what `make book` runs), the runner first measures this machine into
---measurements, unless that file may be reused (costbook.book.measured: measured with the profile
-$COSTBOOK_PROFILE names, after STAMP, the install's stamp, was written).  The measurement runs on one
-core, and on the other the chapters' kernels start meanwhile, one at a time, each importing the
-costbook and matplotlib modules its chapter imports (silently: no output, no execution count, no
-name in the chapter's namespace); the chapters run, --jobs at a time, once the file is written.
-
-Ctrl-C or SIGTERM ends every process the runner started (each chapter runs in a process of its own,
-which ends its kernel), prints one line "interrupted: ..." and ends the runner by that signal (a
-shell reports 130 / 143); an interrupted chapter writes nothing and is never stored in the cache
-(costbook.book.interrupt, costbook.atomic).
+With --out, chapters run in parallel, each in its own process and kernel, and a chapter whose
+inputs did not change is reused from build/cache/chapters (``run_chapters``).  With --measure-after
+STAMP (what `make book` runs), this machine is measured first and the kernels start meanwhile.
+Ctrl-C or SIGTERM ends every process the runner started (``main``).
 """
 from __future__ import annotations
 
@@ -65,8 +35,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from ..validation import PROFILE_VARIABLE
-from .. import atomic
+from ..calibration.validation import PROFILE_VARIABLE
+from ..system import atomic
 from . import interrupt, measured
 from .cache import ChapterCache, input_digest, shared_digest
 from .parameters import INJECTED_TAG, ParameterError, inject_parameters, parse_override, shown_value  # noqa: F401
@@ -223,8 +193,12 @@ def read_chapter(path: Path, given: str):
 
 def from_environment(root: Path):
     """(chapter, overrides, measurements or None) from make's variables in the environment, all
-    checked (the measurement file loaded) before any kernel starts.  Raises ParameterError."""
-    from .. import measurements as ms
+    checked (the measurement file loaded) before any kernel starts.  Raises ParameterError.
+
+    make puts its variables CHAPTER, SET and MEASUREMENTS there unexpanded, so that no shell ever
+    parses them; a failure is one line and a non-zero exit, and with --render the book is
+    re-rendered only when the chapter ran."""
+    from ..prices import measurements as ms
     chapter = resolve_chapter(root, os.environ.get(ENV_CHAPTER, ""))
     text = os.environ.get(ENV_SET, "")
     overrides = [parse_override(text)] if text.strip() else []     # checked against the chapter by _main
@@ -301,9 +275,8 @@ def _set_environment(values: dict) -> None:
             os.environ[k] = v
 
 
-#: about how long each chapter takes (issue 22: after its validations were cut, on the 2-core AMD EPYC
-#: shared with other jobs): only the order in which chapters start on a machine that has run none of
-#: them yet, the longest first; afterwards the cache's own times are used
+#: roughly how long each chapter takes: only the order in which chapters start on a machine that has
+#: run none of them yet, the longest first; afterwards the cache's own times are used
 EXPECTED_SECONDS = {"05": 110, "03": 86, "02": 64, "04": 49, "06": 18, "90": 8, "01": 5}
 
 ENV_JOBS, ENV_FRESH = "COSTBOOK_JOBS", "COSTBOOK_FRESH"
@@ -400,6 +373,16 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
                  cache: ChapterCache | None, force: bool, prog: str, measure: list[str] | None = None) -> int:
     """Execute (or reuse) every chapter of `jobs_list`; 0, 1 (a chapter failed) or 2 (bad input), or
     the measurement's exit code.
+
+    Chapters run in parallel, each in its own process and kernel, at most `jobs` at once (--jobs,
+    else $COSTBOOK_JOBS, where `make book JOBS=N` puts it, else the number of CPUs), the longest
+    first (as long as they took last time).  They are independent: each reads the costbook package
+    and measurement files, none reads another chapter's output.  A chapter whose inputs did not
+    change since it last ran is not executed again: its executed copy comes from `cache`
+    (costbook.book.cache: the notebook, the measurement file, the package's files, the committed
+    measurement files, requirements.txt, ...); `force` (--force, $COSTBOOK_FRESH, `make book
+    FRESH=1`) executes them all.  The log is one line per chapter started, reused or finished (with
+    its slowest cells), then a table of every chapter's time and the total.
 
     `measure`, if given, is the command (an argument list, no shell) that writes `measurements`
     first.  It runs on one core; meanwhile the chapters' kernels start on the other, one at a time,
@@ -563,12 +546,14 @@ def measure_command(path: Path, after: Path) -> list[str] | None:
     _log(f"measure: {why}")
     if ok:
         return None
-    return [sys.executable, "-m", "costbook.cli", "measure", "--profile", profile, "--out", str(path)]
+    return [sys.executable, "-m", "costbook.cli.commands", "measure", "--profile", profile, "--out", str(path)]
 
 
 def main(argv=None) -> int:
     """The runner; Ctrl-C or SIGTERM ends every process it started (chapter processes, kernels),
-    says so in one line and ends the runner by that signal (costbook.book.interrupt)."""
+    says so in one line "interrupted: ..." and ends the runner by that signal, which a shell
+    reports as 130 / 143 (costbook.book.interrupt).  An interrupted chapter writes nothing and is
+    never stored in the cache (costbook.system.atomic)."""
     with interrupt.raised_as_exception():
         try:
             return _main(argv)
@@ -662,6 +647,9 @@ def _main(argv=None) -> int:
             src = (root / nb).resolve() if not Path(nb).is_absolute() else Path(nb)
             rel = src.relative_to(root) if src.is_relative_to(root) else Path(src.name)
             notebook = read_chapter(src, str(nb))
+            # --set: as papermill does, the values go into a new cell tagged injected-parameters right
+            # after the cell tagged parameters; each NAME must be assigned in that cell and each VALUE,
+            # a Python literal, be one the cell declares it admits (type, bounds, choices)
             if overrides:      # every value checked against the chapter's parameters cell, now
                 inject_parameters(notebook, overrides, str(rel))
             plan.append(Job(src, rel, src if args.inplace else args.out.resolve() / rel))

@@ -2,7 +2,7 @@
 
 What `make book`, `make chapter` and `make test` promise when interrupted: every process the command
 started ends (chapter processes, their Jupyter kernels and whatever those started), one line says
-so ("interrupted: ..."), no half-written file is left in place (costbook.atomic), and the
+so ("interrupted: ..."), no half-written file is left in place (costbook.system.atomic), and the
 command ends by the signal itself, so that a shell reports 130 (SIGINT) or 143 (SIGTERM).
 
 Why the pieces are as they are:

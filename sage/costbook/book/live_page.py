@@ -17,7 +17,7 @@ page as ``<script type="application/json">`` (a page opened from file:// may not
 "<", ">" and "&" as \\u escapes, ``escape.script_json``, so that no string in it ends the element or
 hides the scripts after it) and loads the same two scripts, pricing.js and live.js, as classic
 scripts from ``_static/live/``, once per page.  The data is the committed export (a scheme without
-one is exported here, ``costbook.live``, and kept in build/cache/live/ under the digest of its
+one is exported here, ``costbook.book.live``, and kept in build/cache/live/ under the digest of its
 inputs).  When the book was made with this machine's measurement, the file itself is embedded too
 (``machine_script``): the page checks it with ``costbook check``'s rules and offers it as a machine,
 priced the way a reader's own file is, so offering it costs no export (the node test holds that way
@@ -30,8 +30,10 @@ import re
 import shutil
 from pathlib import Path
 
-from .. import atomic, live, registry
-from ..escape import html_attribute, script_json
+from ..system import atomic
+from . import live
+from .. import registry
+from ..system.escape import html_attribute, script_json
 from . import cache
 
 ASSETS = Path(__file__).resolve().parent / "assets" / "live"

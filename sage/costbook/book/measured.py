@@ -19,7 +19,7 @@ ENV_PROFILE = "COSTBOOK_PROFILE"
 
 
 def reusable(path: Path, after: Path | None, profile: str) -> tuple[bool, str]:
-    from .. import measurements as ms
+    from ..prices import measurements as ms
     if not path.is_file():
         return False, f"no {path} yet"
     if after is not None and after.exists() and path.stat().st_mtime <= after.stat().st_mtime:

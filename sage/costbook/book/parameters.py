@@ -7,7 +7,7 @@ same cell declares, in its metadata (`costbook.parameters`, one entry per name),
     "K":        {"allowed": {"scheme": "cs03", "option": "k"}, "nonzero": true}
     "N_DEMO":   {"allowed": {"min": 6, "max": 64}}                       # integers, both ends included
     "CURVE":    {"allowed": ["ristretto255", "bls12_381"]}               # these values only
-    "MODULUS_BITS": {"allowed": {"python": "costbook.backends.modexp:MODULUS_BITS"}, "max_items": 5}
+    "MODULUS_BITS": {"allowed": {"python": "costbook.timing.backends.modexp:MODULUS_BITS"}, "max_items": 5}
     "SOURCE":   {"allowed": "measurement source"}                        # book, reference, local, a file
 
 A scheme's option is the one declaration the CLI checks too (its `seed.Parameters`: a tuple of
@@ -230,7 +230,7 @@ def check_value(cell, name: str, value, where: str) -> None:
             what = f"{refused} holds {_literal(x)}, which" if want == "list" else refused
             raise ParameterError(f"{what} is not admitted: {name} takes {takes}{example}")
         if allowed == "measurement source":
-            from .. import measurements as ms
+            from ..prices import measurements as ms
             try:
                 ms.load(ms.resolve(x))
             except ms.MeasurementFileError as e:
@@ -293,8 +293,8 @@ def check_together(cell, values: dict, where: str, prices: bool = True) -> None:
                                      f"{' '.join(str(e).split())}") from None
     if not prices:
         return
-    from .. import measurements as ms
-    from ..cost import MissingPrice
+    from ..prices import measurements as ms
+    from ..prices.cost import MissingPrice
     for name, spec in declared(cell).items():
         if not (isinstance(spec, dict) and spec.get("allowed") == "measurement source" and isinstance(values.get(name), str)):
             continue

@@ -40,7 +40,7 @@ from pathlib import Path, PurePosixPath
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
-from .. import children
+from ..system import children
 from . import interrupt
 from .project import BookConfigError, load_config, toc
 from .render import pdf_name

@@ -1,10 +1,10 @@
-"""The book's chapter list, read from _quarto.yml (the one table of contents: ``costbook.toc``),
+"""The book's chapter list, read from _quarto.yml (the one table of contents: ``costbook.system.toc``),
 and the renderer's warnings."""
 from __future__ import annotations
 
 import sys
 
-from ..toc import APPENDICES, BookConfigError, appendices, chapter_files, load_config, toc  # noqa: F401
+from ..system.toc import APPENDICES, BookConfigError, appendices, chapter_files, load_config, toc  # noqa: F401
 
 
 def warn(msg: str) -> None:

@@ -101,7 +101,7 @@ def post_render(root: Path, environ=os.environ) -> int:
     a render of some pages only, the PDF from the last full render stays.  Quarto runs it with
     QUARTO_PYTHON, in the project folder; it prints one line and returns an exit status."""
     from . import interrupt, pdf, render
-    from .. import atomic
+    from ..system import atomic
     output_dir = environ.get("QUARTO_PROJECT_OUTPUT_DIR")
     if not output_dir:
         print("post-render: error: QUARTO_PROJECT_OUTPUT_DIR is not set (quarto render runs this step)", file=sys.stderr)

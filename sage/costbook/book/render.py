@@ -7,33 +7,11 @@ same table of contents with what the Python environment already has.  Nothing on
 from the network: the CSS and a local copy of MathJax 3 (the PyPI package django-static-mathjax,
 MathJax's own es5 distribution) are copied to <out>/_static/, images are data: URIs.
 
-What nbconvert does (cells.py, markdown.py): a chapter's cells and outputs through its
-TemplateExporter, templates and preprocessors (templates/chapter.html.j2 names the HTML),
-code highlighting, ANSI colours, merged streams, the tags `remove-cell`/`remove-input`/
-`remove-output`, and Markdown with math through its mistune renderer.
-
-What is the book's own:
-  * this module: chapter order, parts (`- part: "..."` with nested `chapters:`), `book.appendices`
-    (lettered A, B, ...), book title/subtitle/author (project.py reads _quarto.yml); chapter titles
-    from front-matter `title:` or the first `# ` heading; chapters numbered 1, 2, ... except those
-    whose title heading is marked `{.unnumbered}` / `{-}`, as Quarto decides it: a front-matter
-    `title:` wins over the heading, and then only `{.unnumbered}` in the title itself unnumbers the
-    page (the index page is numbered like any other; `format.html.number-sections: false` turns
-    numbering off); cross-references `@sec-x`, `@fig-x`, `@tbl-x` (also `[@fig-x]`,
-    `-@fig-x`) across the book, `?@x` with a warning if unknown; citations `[@key]`,
-    `[@key, line 12]`, `@key` and table cells' `<span data-qmd="[@key]">` with a References
-    section per citing page and the `::: {#refs}` page (all the book's citations and the
-    project's `nocite`) (citations.py, pandoc's citeproc, one label per work on every page);
-    the page template (sidebar, "On this page", previous/next, `toc`, `code-overflow: wrap`),
-    the stylesheets of `format.html.css` (after the book's own), and MathJax from
-    `html-math-method`'s local `url` (else the pinned package's copy);
-  * markdown.py: pandoc/Quarto prose syntax (heading ids and section numbers N.k, fenced divs
-    `::: {.callout-note}`, pipe-table captions, figure/table numbers N.k);
-  * `book.downloads: [pdf]`: a "Download PDF" link in the sidebar to the PDF that book/pdf.py makes
-    of these pages (named as Quarto names it, pdf_name);
-  * cells.py: Quarto's `#|` cell options (`echo`, `include`, `output`, `warning`, `code-fold`,
-    `code-summary`, `label`, `fig-cap`, `fig-alt`, `tbl-cap`; `format.html.code-fold`; the tag
-    `hide-input` shows the code folded) and dropping outputs' external <script>/<link> tags.
+nbconvert renders a chapter's cells and outputs (cells.py); markdown.py adds the pandoc/Quarto
+prose syntax, citations.py pandoc's citations.  This module follows Quarto for the rest: chapter
+order, parts and appendices, titles and numbering (``load_book``), cross-references
+(``resolve_xrefs``), the References sections (``_resolve_citations``), and the page template,
+stylesheets, MathJax and PDF link (``render_book``).
 
 Not followed: part files (`- part: intro.qmd`), Quarto shortcodes,
 theme options (one stylesheet, costbook.css, stands in for `theme:`).
@@ -57,9 +35,9 @@ from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
 from .. import registry
-from ..escape import html_text
-from ..measurements import machine_text
-from .. import atomic
+from ..system.escape import html_text
+from ..prices.measurements import machine_text
+from ..system import atomic
 from . import interrupt, live_page
 from .cells import render_cells
 from .citations import TAGS_AND_CODE, Bibliography, CitationError, find_citations, table_citations_as_markers
@@ -147,6 +125,10 @@ def _read_chapter(path: Path) -> tuple[nbformat.NotebookNode, dict]:
 
 
 def _load_chapter(root: Path, rel: PurePosixPath, part: str | None, notebook_dir: Path | None) -> Chapter:
+    """One chapter, its title from front-matter `title:` or the first `# ` heading, and whether it is
+    unnumbered as Quarto decides it: a front-matter `title:` wins over the heading, and then only
+    `{.unnumbered}` in the title itself unnumbers the page; otherwise the heading's `{.unnumbered}` /
+    `{-}` does."""
     if rel.suffix not in (".ipynb", ".qmd", ".md", ".markdown"):
         raise RenderError(f"{root / '_quarto.yml'}: chapter {rel}: cannot render {rel.suffix or 'extensionless'} files "
                           "(expected .ipynb, .qmd or .md)")
@@ -181,6 +163,10 @@ def _load_chapter(root: Path, rel: PurePosixPath, part: str | None, notebook_dir
 
 
 def load_book(project_root: Path, notebook_dir: Path | None = None) -> tuple[dict, list[Chapter]]:
+    """(_quarto.yml, its chapters in order): parts (`- part: "..."` with nested `chapters:`),
+    `book.appendices` (lettered A, B, ...), the rest numbered 1, 2, ... unless unnumbered
+    (``_load_chapter``; the index page is numbered like any other; `format.html.number-sections:
+    false` turns numbering off).  project.py reads the book's title, subtitle and author."""
     root = Path(project_root).resolve()
     config = load_config(root)                    # BookConfigError names _quarto.yml
     lettered = {PurePosixPath(str(f)) for f in appendices(root)}
@@ -233,7 +219,8 @@ _XREF = re.compile(r"(?<![\w@.])(\[?)(-?)@((?:sec|fig|tbl)-[\w-]*\w)(\]?)")
 
 
 def resolve_xrefs(body: str, page_href: str, labels: dict, where: str) -> str:
-    """Quarto cross-references `@sec-x`, `@fig-x`, `@tbl-x` (also `[@fig-x]`, `-@fig-x`) to links."""
+    """Quarto cross-references `@sec-x`, `@fig-x`, `@tbl-x` (also `[@fig-x]`, `-@fig-x`) to links
+    across the book; an unknown label becomes `?@x` with a warning."""
     if "@" not in body:
         return body
 
@@ -257,7 +244,10 @@ def resolve_xrefs(body: str, page_href: str, labels: dict, where: str) -> str:
 
 
 def _resolve_citations(root: Path, config: dict, chapters: list, bodies: list) -> list:
-    """Pandoc citations on every page; each citing page gets its references, references.qmd all."""
+    """Pandoc citations on every page (`[@key]`, `[@key, line 12]`, `@key` and table cells' `<span
+    data-qmd="[@key]">`, formatted by citations.py with pandoc's citeproc, one label per work on
+    every page); each citing page gets its References section, and the `::: {#refs}` page
+    (references.qmd) all the book's citations and the project's `nocite`."""
     bib = config.get("bibliography")
     if isinstance(bib, list):
         bib = bib[0] if len(bib) == 1 else None
@@ -409,6 +399,12 @@ def render_book(project_root: Path, out_dir: Path, notebook_dir: Path | None = N
 
     A `.ipynb` chapter is read from notebook_dir/<its path> when that file exists (freshly
     executed copies), else from project_root.  `log`, if given, is called with one line per page.
+
+    Each page has the book's template (sidebar, "On this page", previous/next, `toc`,
+    `code-overflow: wrap`), the stylesheets of `format.html.css` (after the book's own) and MathJax
+    from `html-math-method`'s local `url` (else the pinned package's copy).  `book.downloads: [pdf]`
+    adds a "Download PDF" link in the sidebar to the PDF that book/pdf.py makes of these pages
+    (named as Quarto names it, ``pdf_name``).
     """
     root = Path(project_root).resolve()
     out_dir = Path(out_dir).resolve()

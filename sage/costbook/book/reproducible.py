@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from .. import atomic
+from ..system import atomic
 
 __all__ = ["VOLATILE_CELL_METADATA", "VOLATILE_NOTEBOOK_METADATA", "strip_volatile_metadata", "strip_file"]
 

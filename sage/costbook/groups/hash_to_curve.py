@@ -6,26 +6,13 @@ three pieces (Section 3):
     hash_to_curve(msg) = clear_cofactor(map_to_curve(u0) + map_to_curve(u1)),
     where (u0, u1) = hash_to_field(msg, 2).
 
-* ``hash_to_field`` stretches msg with SHA-256 (``expand_message_xmd``) and
-  reduces 64-byte chunks mod p: 128 more bits than p has, so the bias is < 2^-128.
-* ``map_to_curve`` is the simplified SWU map.  It needs y^2 = x^3 + A x + B with
-  A*B != 0, but BLS12-381 has A = 0; so it maps to a curve E' that is isogenous
-  to E (an 11-isogeny for G1, a 3-isogeny for G2) and pushes the point through
-  the isogeny ``iso_map`` (Section 6.6.3, Wahby and Boneh 2019).
-* ``clear_cofactor`` multiplies by h_eff, sending the sum into the prime-order
-  subgroup.  Adding two mapped points before clearing is what makes the output
-  distribution statistically close to uniform; ``encode_to_curve`` maps a single
-  element and is only a nonuniform encoding (the NU suites).
+``hash_to_field`` stretches msg with SHA-256 (``expand_message_xmd``), ``map_to_curve`` is the
+simplified SWU map through an isogeny (Wahby and Boneh 2019), and ``clear_cofactor`` multiplies by
+h_eff into the prime-order subgroup.  The suites implemented are BLS12381G1_XMD:SHA-256_SSWU_RO_
+and BLS12381G2_XMD:SHA-256_SSWU_RO_ (RFC 9380, Section 8.8), and their _NU_ twins.
 
-The suites implemented are BLS12381G1_XMD:SHA-256_SSWU_RO_ and
-BLS12381G2_XMD:SHA-256_SSWU_RO_ (RFC 9380, Section 8.8), and their _NU_ twins.
-
-This is reference code for reading, not for production.  The RFC's straight-line
-versions (Appendix F, with ``sqrt_ratio``) avoid secret-dependent branches;
-here the map branches on ``is_square`` and calls Sage's square root, the
-formulation of Section 6.6.2.  The output is the same: x is determined by which
-of g(x1), g(x2) is square, and the sign of y is fixed by sgn0, so it does not
-matter which square root Sage returns.  Timing leaks do, in production.
+This is reference code for reading, not for production: the map branches on secret data where
+the RFC's straight-line versions do not (``map_to_curve_simple_swu``); the outputs are the same.
 
 Field elements and points are Sage objects: GF(p), GF(p^2) = GF(p)[u]/(u^2 + 1)
 (the RFC writes I for u), and points of ``EllipticCurve(GF(p), [0, 4])`` and
@@ -40,7 +27,7 @@ from typing import Callable
 
 from sage.all__sagemath_schemes import GF, EllipticCurve, PolynomialRing
 
-from ..counting import tally
+from ..prices.counting import tally
 from . import orders
 
 # ---------------------------------------------------------------------------
@@ -150,7 +137,8 @@ def expand_message_xmd(msg: bytes, dst: bytes, len_in_bytes: int) -> bytes:
 
 
 def hash_to_field(msg: bytes, count: int, dst: bytes, F=Fp) -> list:
-    """count elements of F = GF(p^m), m = 1 or 2, each coordinate OS2IP(64 bytes) mod p (Section 5.2)."""
+    """count elements of F = GF(p^m), m = 1 or 2, each coordinate OS2IP(64 bytes) mod p (Section 5.2):
+    128 more bits than p has, so the bias is < 2^-128."""
     m = F.degree()
     uniform_bytes = expand_message_xmd(msg, dst, count * m * L)
     out = []
@@ -188,7 +176,11 @@ def map_to_curve_simple_swu(u, E_prime, Z):
     g(x2) = Z^3 u^6 g(x1); as Z is not a square, exactly one of g(x1), g(x2) is a
     square (or g(x1) = 0), so one of them is an x-coordinate on E'.
 
-    Not constant time: branches on is_square and uses Sage's sqrt (see the module doc).
+    Not constant time: the RFC's straight-line versions (Appendix F, with ``sqrt_ratio``) avoid
+    secret-dependent branches; here the map branches on ``is_square`` and calls Sage's square root,
+    the formulation of Section 6.6.2.  The output is the same: x is determined by which of g(x1),
+    g(x2) is square, and the sign of y is fixed by sgn0, so it does not matter which square root
+    Sage returns.  Timing leaks do, in production.
     """
     A, B = E_prime.a4(), E_prime.a6()
 
@@ -431,12 +423,16 @@ G2_SUITE = Suite(SUITE_G2, Fp2, Z2, ISO_3, clear_cofactor_g2)
 
 
 def map_to_curve(u, suite: Suite):
-    """Simplified SWU onto E', then the isogeny to E (Section 6.6.3): a point of E, not yet of G."""
+    """Simplified SWU onto E', then the isogeny to E (Section 6.6.3): a point of E, not yet of G.
+    Simplified SWU needs y^2 = x^3 + A x + B with A*B != 0, but BLS12-381 has A = 0; so it maps to a
+    curve E' isogenous to E (an 11-isogeny for G1, a 3-isogeny for G2) and pushes the point through
+    the isogeny ``iso_map``."""
     return suite.iso_map(map_to_curve_simple_swu(u, suite.iso_map.E_prime, suite.Z))
 
 
 def hash_to_curve(msg: bytes, dst: bytes, suite: Suite):
-    """The random-oracle encoding (Section 3): clear_cofactor(map(u0) + map(u1)).
+    """The random-oracle encoding (Section 3): clear_cofactor(map(u0) + map(u1)).  Adding two mapped
+    points before clearing is what makes the output distribution statistically close to uniform.
 
     (Adding on E' and mapping once through the isogeny would save one iso_map,
     Section 6.6.3; mapping each point keeps Q0 and Q1 comparable with the RFC's vectors.)
@@ -448,7 +444,8 @@ def hash_to_curve(msg: bytes, dst: bytes, suite: Suite):
 
 
 def encode_to_curve(msg: bytes, dst: bytes, suite: Suite):
-    """The nonuniform encoding (Section 3): clear_cofactor(map(u)) for a single u."""
+    """The nonuniform encoding (Section 3): clear_cofactor(map(u)) for a single u, not close to
+    uniform (the NU suites)."""
     (u,) = hash_to_field(msg, 1, dst, suite.F)
     return suite.clear_cofactor(map_to_curve(u, suite))
 

@@ -3,11 +3,11 @@ method), pairing products (many Miller loops, one final exponentiation) and fixe
 
 ``pippenger`` and ``pairing_product`` do not tally: their keys carry the number of terms, which the
 caller (a scheme) tallies; ``FixedBaseTable.mul`` tallies ``<curve>/g1_mul_fixed``.  The benchmarks
-in ``costbook.backends`` time exactly these functions.
+in ``costbook.timing.backends`` time exactly these functions.
 """
 from __future__ import annotations
 
-from ..counting import tally
+from ..prices.counting import tally
 from .pairing_curves import BLS12_381, PairingCurve
 
 

@@ -12,19 +12,14 @@ map psi : E' -> E(F_{p^12}) is (x, y) |-> (x / w^2, y / w^3) for BLS12-381 (an M
 (x w^2, y w^3) for BN254 (D-type).  With these choices the pairing values below are *equal*, element
 for element, to py_ecc's (tests/test_pairing_curves.py), which pins down every convention.
 
-The pairing is the optimal ate pairing in its plainest form:
+The pairing is the optimal ate pairing in its plainest form (``miller_loop``, ``final_exponentiation``):
 
     f = Miller loop of Q over the bits of the loop count T (|x| = 0xd201000000010000 for BLS12-381,
         6u + 2 for BN254 followed by the two Frobenius lines),
     e(P, Q) = f ^ ((p^12 - 1) / r).
 
-Lines are evaluated at P without denominators (vertical lines lie in a proper subfield and vanish
-under the final exponentiation).  The point arithmetic of the loop runs on the twist over F_{p^2},
-and only the line values live in F_{p^12}.  The final exponentiation is split as pairing libraries
-split it: the easy part f^((p^6 - 1)(p^2 + 1)) by two Frobenius maps (PARI's, on F_{p^12}) and one
-inversion, then the hard part (p^4 - p^2 + 1) / r as one plain power.  This is
-readable reference code, not a fast or constant-time implementation: its prices are "generic CAS"
-prices, kept apart from the native libraries in the measurement files.
+This is readable reference code, not a fast or constant-time implementation: its prices are
+"generic CAS" prices, kept apart from the native libraries in the measurement files.
 
 Parameters: BLS12-381 from the IETF draft-irtf-cfrg-pairing-friendly-curves (sec. 4.2.1) and
 zkcrypto/bls12_381; BN254 = alt_bn128 from EIP-196/EIP-197.  Generators as in those documents.
@@ -36,7 +31,7 @@ from functools import cached_property
 
 from sage.all__sagemath_schemes import GF, EllipticCurve, Integer, PolynomialRing
 
-from ..counting import tally
+from ..prices.counting import tally
 from . import orders
 
 
@@ -182,6 +177,9 @@ class PairingCurve:
         return x, slope * (A[0] - x) - A[1]
 
     def miller_loop(self, P, Q):
+        """f of the optimal ate pairing.  Lines are evaluated at P without denominators (vertical lines
+        lie in a proper subfield and vanish under the final exponentiation).  The point arithmetic
+        runs on the twist over F_{p^2}, and only the line values live in F_{p^12}."""
         if P.is_zero() or Q.is_zero():
             return self.Fp12(1)
         xP, yP = self.Fp12(P[0]), self.Fp12(P[1])
@@ -204,8 +202,9 @@ class PairingCurve:
         return f
 
     def final_exponentiation(self, f):
-        """f^((p^12 - 1) / r) = (f^((p^6 - 1)(p^2 + 1)))^((p^4 - p^2 + 1) / r): the easy part costs two
-        Frobenius maps, an inversion and two multiplications, leaving a power of a third of the bits."""
+        """f^((p^12 - 1) / r) = (f^((p^6 - 1)(p^2 + 1)))^((p^4 - p^2 + 1) / r), split as pairing
+        libraries split it: the easy part costs two Frobenius maps (PARI's, on F_{p^12}), an inversion
+        and two multiplications, leaving the hard part, a plain power of a third of the bits."""
         if f.is_zero():
             return f
         f = f.frobenius(6) / f                   # f^(p^6 - 1)

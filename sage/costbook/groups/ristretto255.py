@@ -10,16 +10,8 @@ the cofactor 8.  Ristretto (Hamburg's Decaf, adapted to cofactor 8 by de
 Valence et al.) does it by *quotienting*: an element of ristretto255 is a coset
 P + E[4] with P in the even subgroup 2E, and 2E / E[4] has exactly ell
 elements.  Everything below works on one representative point of the coset
-and never lets the choice show:
-
-* ``encode`` picks a canonical representative and writes one field element s,
-  the same 32 bytes for all four points of a coset (RFC 9496, Section 4.3.2);
-* ``decode`` accepts exactly the canonical strings and returns one point of the
-  coset, rejecting everything else with a reason (Section 4.3.1);
-* ``==`` compares cosets, not points: x1*y2 == y1*x2 or y1*y2 == x1*x2
-  (Section 4.3.3);
-* ``from_uniform_bytes`` is the one-way map (Section 4.3.4): two Elligator maps
-  of 32-byte halves, added, so the output is statistically close to uniform.
+and never lets the choice show: ``encode``, ``decode``, ``==`` (``Element``) and
+``from_uniform_bytes`` are RFC 9496's Sections 4.3.1 to 4.3.4.
 
 Points are kept in extended twisted Edwards coordinates (X : Y : Z : T) with
 x = X/Z, y = Y/Z, x*y = T/Z (Hisil, Wong, Carter, Dawson 2008), as Sage field
@@ -27,11 +19,10 @@ elements of ``GF(2^255 - 19)``.  This is reference code for reading, not for
 production: it branches on secret data where the RFC's CT_SELECT does not, and
 Sage's arithmetic is not constant time.  The outputs are the same.
 
-Priced operations tally their key with ``costbook.counting.tally``:
-``ristretto255/mul`` (k*P), ``ristretto255/mul_base`` (k*GENERATOR),
-``ristretto255/from_hash`` (the one-way map), ``ristretto255/encode`` and
-``ristretto255/decode`` (also the membership check ``in_group`` of an element taken from outside).
-Additions, negations and equality tests are not priced.
+Priced operations tally their key (``costbook.prices.counting.tally``): ``ristretto255/mul``
+(k*P), ``ristretto255/mul_base`` (k*GENERATOR), ``ristretto255/from_hash`` (the one-way map),
+``ristretto255/encode`` and ``ristretto255/decode`` (also the membership check ``in_group`` of an
+element taken from outside).  Additions, negations and equality tests are not priced.
 """
 from __future__ import annotations
 
@@ -42,7 +33,7 @@ import random
 
 from sage.all__sagemath_schemes import GF, EllipticCurve
 
-from ..counting import tally
+from ..prices.counting import tally
 from . import orders
 
 # ---------------------------------------------------------------------------
@@ -142,8 +133,8 @@ def _scalar(k) -> int:
 class Element:
     """A ristretto255 element, held as one point (X : Y : Z : T) of its coset in edwards25519.
 
-    Two elements are equal when their cosets are (RFC 9496, Section 4.3.3), so
-    never compare coordinates; compare elements or their encodings.
+    Two elements are equal when their cosets are (RFC 9496, Section 4.3.3): ``==`` compares
+    cosets, not points, so never compare coordinates; compare elements or their encodings.
     """
     __slots__ = ("X", "Y", "Z", "T")
 
@@ -287,7 +278,8 @@ GENERATOR = _affine(_edwards_x(Fp(4) / 5), Fp(4) / 5)
 # Decode, encode (RFC 9496, Sections 4.3.1 and 4.3.2)
 
 def decode(data: bytes) -> Element:
-    """The element encoded by 32 bytes; raises InvalidEncoding (a ValueError) naming the reason.
+    """The element encoded by 32 bytes (RFC 9496, Section 4.3.1): one point of the coset; raises
+    InvalidEncoding (a ValueError) naming the reason for anything but a canonical string.
 
     The bytes hold one field element s.  Inverting ``encode``, the point is
 
@@ -359,7 +351,8 @@ def _encode(P: Element) -> bytes:
 
 
 def encode(P: Element) -> bytes:
-    """The canonical 32-byte encoding of an element: the field element s, non-negative.
+    """The canonical 32-byte encoding of an element (RFC 9496, Section 4.3.2): the field element s,
+    non-negative, the same 32 bytes for all four points of a coset.
 
     One SQRT_RATIO_M1 computes 1/sqrt(u1 u2^2) with u1 = (Z+Y)(Z-Y), u2 = XY;
     from it the representative is chosen (rotated by the 4-torsion if xy is
@@ -434,10 +427,9 @@ def hash_from_bytes(msg: bytes) -> Element:
 # birationally equivalent to edwards25519 (RFC 7748, Section 4.1) by
 #     (u, v) = ((1 + y)/(1 - y), sqrt(-486664) u/x),   (x, y) = (sqrt(-486664) u/v, (u - 1)/(u + 1)),
 # where Sage's k*P on an EllipticCurve is PARI's ellmul, in C.  Why the detour:
-# measured once on this book's 2-core machine, a full-size k*P took ~2 ms this way
-# (conversions included, ~0.07 ms) and ~4-5 ms with the Edwards formulas above
-# in a 4-bit window (``mul_edwards``), where each Sage field multiplication
-# costs ~1 us, mostly Python object overhead.  Any point of the coset may go in:
+# a k*P this way, conversions included, is faster than with the Edwards formulas
+# above in a 4-bit window (``mul_edwards``), where each Sage field multiplication
+# is mostly Python object overhead.  Any point of the coset may go in:
 # k*(P + T) = kP + kT with kT in E[4], the same coset as kP.
 
 MONTGOMERY_A = 486662
@@ -514,7 +506,7 @@ def _base_table() -> tuple:
 def _mul_base(k: int) -> Element:
     """k*GENERATOR without the tally: k = sum k_i 16^i, so k*B = sum rows[i][k_i], 64 additions.
 
-    No doublings, so about twice as fast as ``_mul``.  Native libraries use
+    No doublings, so faster than ``_mul``.  Native libraries use
     the same idea (libsodium's ref10 code keeps a radix-16 table with signed
     digits, half the size, for four doublings).
     """

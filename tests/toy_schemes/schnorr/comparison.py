@@ -1,8 +1,8 @@
 """The toy Schnorr scheme in the comparison chapter: one row per signature operation."""
 from __future__ import annotations
 
-from costbook import measurements
-from costbook.compare import PREDICTED, OperationCost, backends_of, bounds, published_source, shares
+from costbook.prices import measurements
+from costbook.views.compare import PREDICTED, OperationCost, backends_of, bounds, published_source, shares
 
 from . import model, seed
 

@@ -3,13 +3,14 @@ ledger rows.  Every name of ``costbook.schemes.MODEL_API`` is here; nothing else
 this scheme."""
 from __future__ import annotations
 
-from costbook import ledger as L, measurements
-from costbook.cost import Counts, price
-from costbook.counting import counting
-from costbook.harness import Profile
-from costbook.report import Table, fmt_time
+from costbook.views import ledger as L
+from costbook.prices import measurements
+from costbook.prices.cost import Counts, price
+from costbook.prices.counting import counting
+from costbook.timing.harness import Profile
+from costbook.writing.report import Table, fmt_time
 from costbook.schemes import options
-from costbook.validation import format_runs, runs_result, validate_steps
+from costbook.calibration.validation import format_runs, runs_result, validate_steps
 
 from . import schnorr, seed
 from .seed import Parameters

@@ -19,7 +19,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from costbook.counting import tally
+from costbook.prices.counting import tally
 from costbook.groups import ristretto255 as G
 
 MESSAGE_BYTES = 32

@@ -1,9 +1,9 @@
 """CS03 in the comparison chapter: its rows (``rows``), its seed-machine prices without a spread,
-and the errata table; ``EXPORTS`` are also reachable as ``costbook.compare.<name>``."""
+and the errata table; ``EXPORTS`` are also reachable as ``costbook.views.compare.<name>``."""
 from __future__ import annotations
 
-from costbook import measurements
-from costbook.compare import PREDICTED, OperationCost, bounds, published_source, shares, backends_of
+from costbook.prices import measurements
+from costbook.views.compare import PREDICTED, OperationCost, bounds, published_source, shares, backends_of
 from costbook.schemes import get
 
 NAME = "cs03"

@@ -13,10 +13,10 @@ SEED_NOTES = {"002": "seed-cs03"}
 SEED_ERRATA = {}
 #: the small validation runs the test gate makes (tests/test_validation_bounds.py)
 VALIDATION_CASES = ({"params": "aggressive"},)
-#: the validation runs committed as evidence of the model's error (python -m costbook.calibrate): the
+#: the validation runs committed as evidence of the model's error (python -m costbook.calibration.calibrate): the
 #: gate's, and the conservative set, which judges the aggressive one's interval and is judged by it
 CALIBRATION_CASES = ({"params": "aggressive"}, {"params": "conservative"})
-#: the values the book's page offers (python -m costbook.live): moduli across their bounds (0: the
+#: the values the book's page offers (python -m costbook.book.live): moduli across their bounds (0: the
 #: parameter set's), the challenge length (0: the model's), k' and |rho| at the CLI's defaults only
 LIVE_GRID = {"modulus_bits": (0, 2048, 3072, 4096, 6144, 8192, 12288, 16384), "k": (0, 128, 256),
              "k_prime": (128,), "rho_bits": (256,)}

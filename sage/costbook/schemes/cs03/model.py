@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import random
 
-from ...cost import Counts, price
-from ...counting import counting
-from ...intervals import fmt_interval, fmt_of, spreadless
-from ...keys import modexp_key, sizes
-from ... import defaults, measurements
-from ...report import fmt_time
+from ...prices.cost import Counts, price
+from ...prices.counting import counting
+from ...calibration.intervals import fmt_interval, fmt_of, spreadless
+from ...prices.keys import modexp_key, sizes
+from ...prices import defaults, measurements
+from ...writing.report import fmt_time
 from .. import StepGroup, option_words, options
 from . import seed
 from .seed import ESTIMATES, PARAMETER_SETS, PUBLISHED, SEED_PRINTED_SIZES, Parameters, ParameterSet  # noqa: F401
@@ -134,7 +134,8 @@ def spec_sizes(n_bits: int, k: int = 256, k_prime: int = 128, rho_bits: int = 25
 
 def _pricing_source(source: measurements.MeasurementSet, backends, needs_gamma: bool):
     """The set and backend list to price with.  A published source has no price for Gamma's
-    operations; they take the one published elsewhere (``seed.GAMMA_PRICES``: 0.01% of the total)."""
+    operations; they take the one published elsewhere (``seed.GAMMA_PRICES``: a negligible share of the
+    total)."""
     if backends is not None:
         return source, list(backends)
     if source.kind == "published":
@@ -303,14 +304,14 @@ def run_steps(bits: int, params=None, seed: int = 2003, crt: bool = False):
 #: other; validate(params="both") from Python runs both): the smaller modulus.  The two sets run the
 #: same code, step for step, with a 3072- or a 4096-bit modulus, and every exponentiation of either is
 #: a key measured in the same rounds, so the conservative set checks the same claim (the
-#: exponentiations are the cost) at 1.2x the time (issue 22: "where the gate validates at sizes larger
-#: than needed, use smaller ones")
+#: exponentiations are the cost) only at more time: a validation runs at the smallest size that
+#: checks its claim.
 VALIDATION_PARAMS = "aggressive"
 
 
 def validate(params=VALIDATION_PARAMS, **_ignored) -> dict:
     """Time each step of the Sage implementation against its tallied counts priced now (Sage backend)."""
-    from ...validation import validation_runs
+    from ...calibration.validation import validation_runs
     sets = list(PARAMETER_SETS.values()) if params in ("both", None) else [PARAMETER_SETS[params]]
 
     def cases():
@@ -321,12 +322,12 @@ def validate(params=VALIDATION_PARAMS, **_ignored) -> dict:
 
 
 def format_validation(result: dict) -> str:
-    from ...validation import format_runs
+    from ...calibration.validation import format_runs
     return format_runs(result, ["params"])
 
 
 # ---------------------------------------------------------------------------
-# The reproduction ledger (costbook.ledger): every figure seed 002 prints
+# The reproduction ledger (costbook.views.ledger): every figure seed 002 prints
 
 #: the seed's "about 2x" (line 60): its crypto-bigint U2048^U2048 against openssl's RSA-4096 signature
 TWO_X_LINE = 60
@@ -341,7 +342,7 @@ def ledger_claims() -> dict:
 
 
 def ledger_rows() -> list:
-    from ... import ledger as L
+    from ...views import ledger as L
     prices, printed = seed.published_source(), seed.printed_estimates()
     rows = L.echoed_rows("cs03", prices, ["crypto-bigint", "openssl"],
                          lambda b, k, e: f"{b} {k.replace('modexp/', 'modexp ')}: the seed's benchmark")

@@ -1,42 +1,25 @@
 r"""Verifiable encryption of a discrete logarithm (CS03, Section 5), in Fiat–Shamir form.
 
-Statement.  Gamma is a group of prime order rho with generator gamma (here ristretto255,
-rho = 2^252 + ..., written additively in the code: delta = m * gamma).  The prover knows
-m in [rho] with delta = gamma^m, and has encrypted it, C = (u, e, v) = Enc_pk(m; r) with
-label lab.  It proves that C decrypts to the discrete logarithm of delta.
+Statement: the prover knows m in [rho] with delta = gamma^m in Gamma (ristretto255, prime order
+rho, written additively in the code: delta = m * gamma), has encrypted it, C = (u, e, v) =
+Enc_pk(m; r) with label lab, and proves that C decrypts to the discrete logarithm of delta.
 
-Auxiliary parameters.  N = PQ with safe primes P, Q whose factorisation the prover does not
-know, and two random squares g_, h_ in QR_N (chosen by the verifier or a trusted party).
-com = g_^m h_^s mod N is a Damgård–Fujisaki integer commitment to m: it binds the prover
-to one *integer* m, which is what ties the exponent in Z*_{n^2} (hidden order) to the
-exponent in Gamma (order rho).
+Auxiliary parameters: N = PQ with safe primes P, Q the prover does not know, and two random
+squares g_, h_ in QR_N.  com = g_^m h_^s mod N is a Damgård–Fujisaki integer commitment: it
+binds the prover to one *integer* m, which ties the exponent in Z*_{n^2} (hidden order) to the
+exponent in Gamma (order rho).  Security parameters: k, the challenge length, and k', the
+statistical slack of the masks.
 
-Security parameters: k, the challenge length, and k', the statistical slack of the masks.
+    1. P:  commit, com = g_^m h_^s mod N
+    2. P:  masks r', s', m'; first message u', e', v', delta', com'; c = H'(...) to k bits;
+           responses r~ = r' - c r,  s~ = s' - c s,  m~ = m' - c m   (in Z)      -> ``prove``
+    3. V:  recompute the first message from the responses; accept iff c matches and
+           -n/4 < m~ < n/4                                                     -> ``check``
 
-    1. P:  s <- [N/4],  com = g_^m h_^s mod N
-    2. P:  r' <- +-[n 2^{k+k'-2}],  s' <- +-[N 2^{k+k'-2}],  m' <- +-[rho 2^{k+k'}]
-           u' = g^{2r'},  e' = y1^{2r'} h^{2m'},  v' = y^^{2r'}           (mod n^2)
-           delta' = gamma^{m'},  com' = g_^{m'} h_^{s'}                   (mod N)
-       c = H'(statement, com, u', e', v', delta', com') truncated to k bits
-       r~ = r' - c r,  s~ = s' - c s,  m~ = m' - c m                       (in Z)
-    3. V:  recompute  u' = u^{2c} g^{2r~},   e' = e^{2c} y1^{2r~} h^{2m~},
-                      v' = v^{2c} y^^{2r~},  delta' = delta^c gamma^{m~},
-                      com' = com^c g_^{m~} h_^{s~},
-           accept iff c = H'(...) and -n/4 < m~ < n/4,
-           having first checked that delta is in Gamma (its prime-order group, not only the curve).
-
-with y^ = y2 y3^{H(u, e, lab)}.  The exponents 2r', 2c, 2r~ are doubled because Z*_{n^2}
-has elements of order 2 and v carries a sign (abs): squaring removes both.  The masks are
-k' bits longer than what they hide (c r is about L + k bits, so r' has about L + k + k' bits):
-that is the statistical zero-knowledge of the responses.
-
-Side conditions checked by ``check_parameters``: 2^k <= rho, so that two challenges never
-agree modulo rho (the extractor divides by c - c' in Gamma); 2^k below the factors p', q'
-(guaranteed by the sizes); and rho 2^{k+k'+3} <= n, so that an honest m~ passes the range check.
-
-The ranges, the range check and the side conditions agree with xlab-si/emmy
-(crypto/encryption/cs_paillier.go), the one implementation found that does Section 5 in full
-and quotes the paper; the paper's own text could not be consulted (the chapter says so).
+Side conditions on (n, N, k, k'): ``check_parameters``.  The ranges, the range check and the
+side conditions agree with xlab-si/emmy (crypto/encryption/cs_paillier.go), the one
+implementation found that does Section 5 in full and quotes the paper; the paper's own text
+could not be consulted (the chapter says so).
 """
 from __future__ import annotations
 
@@ -49,7 +32,7 @@ from ...groups import checks, ristretto255 as Gamma
 from ...groups.rsa import random_safe_prime
 from .seed import SPEC_K
 from .scheme import (MIN_MODULUS_BITS, Ciphertext, EncryptionWitness, PublicKey, Ring, _fixed_bytes, label_bytes,
-                     abs_mod, length_prefixed)
+    abs_mod, length_prefixed)
 
 
 class InvalidProof(ValueError):
@@ -121,7 +104,12 @@ class Proof:
 
 
 def check_parameters(pk: PublicKey, aux: AuxParams, params: Parameters) -> None:
-    """Raise ValueError naming the side condition that (pk, aux, params) violate."""
+    """Raise ValueError naming the side condition that (pk, aux, params) violate.
+
+    2^k <= rho, so that two challenges never agree modulo rho (the extractor divides by c - c' in
+    Gamma); 2^k below the factors p', q' of n and N (guaranteed by the sizes); and
+    rho 2^{k+k'+3} <= n, so that an honest m~ passes the range check.
+    """
     k, kp, rho = params.k, params.k_prime, Gamma.ell
     if 2 ** k > rho:
         raise ValueError(f"k = {k} too large: need 2^k <= rho = |Gamma| (2^{rho.bit_length() - 1} < rho), "
@@ -154,7 +142,20 @@ def _signed(rng: random.Random, bound: int) -> int:
 
 def prove(st: Statement, w: EncryptionWitness, params: Parameters = Parameters(),
           rng: random.Random | None = None) -> Proof:
-    """The prover's side (steps 1 and 2), with the challenge from the Fiat–Shamir hash."""
+    """The prover's side (steps 1 and 2), with the challenge from the Fiat–Shamir hash.
+
+        1. s <- [N/4],  com = g_^m h_^s mod N
+        2. r' <- +-[n 2^{k+k'-2}],  s' <- +-[N 2^{k+k'-2}],  m' <- +-[rho 2^{k+k'}]
+           u' = g^{2r'},  e' = y1^{2r'} h^{2m'},  v' = y^^{2r'}           (mod n^2)
+           delta' = gamma^{m'},  com' = g_^{m'} h_^{s'}                   (mod N)
+           c = H'(statement, com, u', e', v', delta', com') truncated to k bits
+           r~ = r' - c r,  s~ = s' - c s,  m~ = m' - c m                       (in Z)
+
+    with y^ = y2 y3^{H(u, e, lab)}.  The exponents 2r', 2c, 2r~ are doubled because Z*_{n^2}
+    has elements of order 2 and v carries a sign (abs): squaring removes both.  The masks are
+    k' bits longer than what they hide (c r is about L + k bits, so r' has about L + k + k'
+    bits): that is the statistical zero-knowledge of the responses.
+    """
     check_parameters(st.pk, st.aux, params)
     rng = rng if rng is not None else random.SystemRandom()
     pk, aux, k, kp = st.pk, st.aux, params.k, params.k_prime
@@ -262,7 +263,14 @@ def _well_formed(st, pi, params) -> None:
 
 
 def check(st: Statement, pi: Proof, params: Parameters = Parameters()) -> None:
-    """Raise InvalidProof naming the first check that fails; return None if the proof verifies."""
+    """Raise InvalidProof naming the first check that fails; return None if the proof verifies.
+
+    Step 3, after checking that delta is in Gamma (its prime-order group, not only the curve):
+
+        u' = u^{2c} g^{2r~},  e' = e^{2c} y1^{2r~} h^{2m~},  v' = v^{2c} y^^{2r~},
+        delta' = delta^c gamma^{m~},  com' = com^c g_^{m~} h_^{s~},
+        accept iff c = H'(...) and -n/4 < m~ < n/4.
+    """
     st, pi, params = _plain_integers(st, pi, params)
     _well_formed(st, pi, params)
     try:

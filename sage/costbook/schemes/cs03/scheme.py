@@ -12,19 +12,8 @@ Encryption of m in [n] with label lab:
     r  <- [n/4]
     u  = g^r,   e = y1^r h^m,   v = abs((y2 y3^{H(u, e, lab)})^r)        (mod n^2)
 
-where h^m = (1 + n)^m = 1 + mn mod n^2 (binomial theorem), so it costs a
-multiplication and no exponentiation, and abs(a) = n^2 - a if a > n^2/2, else a.
-
-Decryption of (u, e, v) with label lab:
-
-    1. reject unless abs(v) = v and u, e, v are units mod n^2
-    2. reject unless u^{2(x2 + H(u, e, lab) x3)} = v^2
-    3. m^ = (e / u^{x1})^{2t}  with t = 2^{-1} mod n
-    4. if m^ = 1 + mn for some m in [n], output m; else reject
-
-Step 2 is what makes the scheme CCA-secure: anyone who changes u, e, v or the
-label changes one side of the equation.  Step 3 squares away the sign that
-abs() and the order-2 elements of Z*_{n^2} could carry; 2t = 1 mod n brings h^m back.
+Decryption checks that v was built from u, e and the label (what makes the scheme
+CCA-secure), then recovers m from e / u^{x1}: the steps are in ``decrypt``.
 
 Every exponentiation goes through ``Ring.power``, which tallies the key
 ``modexp/<modulus bits>/<exponent bits>`` (modulus bits rounded up to whole
@@ -39,9 +28,9 @@ from dataclasses import dataclass
 
 from sage.all__sagemath_modules import Integer, IntegerModRing
 
-from ...counting import tally
+from ...prices.counting import tally
 from ...groups import checks
-from ...keys import modexp_key
+from ...prices.keys import modexp_key
 from ...groups.rsa import random_safe_prime, require_safe_prime
 
 #: Below this, factoring n is within reach of public records (RSA-250, 829 bits, 2020) plus margin.
@@ -219,7 +208,11 @@ def label_bytes(label) -> bytes:
 
 
 def encrypt(pk: PublicKey, m: int, label: bytes = b"", rng: random.Random | None = None):
-    """Encrypt m in [n] under label; returns (Ciphertext, EncryptionWitness)."""
+    """Encrypt m in [n] under label; returns (Ciphertext, EncryptionWitness).
+
+    h^m = (1 + n)^m = 1 + mn mod n^2 (binomial theorem), so it costs a multiplication and no
+    exponentiation; abs(a) = n^2 - a if a > n^2/2, else a.
+    """
     n, n2 = pk.n, pk.n2
     if not 0 <= int(m) < n:
         raise ValueError(f"message out of range: CS03 encrypts m in [0, n), n of {n.bit_length()} bits")
@@ -244,6 +237,15 @@ def _check_units(pk: PublicKey, C: Ciphertext):
 
 def decrypt(sk: SecretKey, C: Ciphertext, label: bytes = b"", crt: bool = False) -> int:
     """The message of C under label, or DecryptionError saying which check failed.
+
+        1. reject unless abs(v) = v and u, e, v are units mod n^2
+        2. reject unless u^{2(x2 + H(u, e, lab) x3)} = v^2
+        3. m^ = (e / u^{x1})^{2t}  with t = 2^{-1} mod n
+        4. if m^ = 1 + mn for some m in [n], output m; else reject
+
+    Step 2 is what makes the scheme CCA-secure: anyone who changes u, e, v or the label
+    changes one side of the equation.  Step 3 squares away the sign that abs() and the
+    order-2 elements of Z*_{n^2} could carry; 2t = 1 mod n brings h^m back.
 
     With crt=True every exponentiation is done modulo p^2 and q^2 with the exponent
     reduced modulo p(p-1) and q(q-1) (the orders of Z*_{p^2}, Z*_{q^2}), and the

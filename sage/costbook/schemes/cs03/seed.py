@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ... import measurements
+from ...prices import measurements
 from .. import Bounds, check_parameters, option
 
 PUBLISHED = "seed-002-crypto-bigint"
@@ -143,8 +143,8 @@ def gamma_prices() -> measurements.MeasurementSet:
     library seed 000 ran (the committed ``measurements/seed-libraries`` file), as the punch cards'
     seed-machine prices are.  Bounds: the published range of the multiplication (50-55 us) times the
     quartiles of dalek(key) over dalek(mul)."""
-    from ...backends import curve25519_dalek
-    from ...derived import entry, price_set
+    from ...timing.backends import curve25519_dalek
+    from ...prices.derived import entry, price_set
     name, backend = GAMMA_PRICES
     s = measurements.load_source(f"published/{name}")
     published = measurements.MeasurementSet(s.name, s.kind, s.provenance, {backend: s.results[backend]})

@@ -1,55 +1,21 @@
 r"""The artifact's code as a cost model: every timed step of the sample report, counted and priced.
 
-The seed's numbers (mixing 340 s, DB-SM 500 s per mix-server and 210 s for the verifier, DB-RSM
-2400 s and 660 s, at $n = 10^4$, $m = 4$) come from the artifact's Python code (Charm on PBC for
-BN254, gmpy2 for Paillier) on an Intel Xeon W-1270.  ``STEPS`` lists, for every timed line of
-its sample report, the operations that line's code performs per item and once, read off the
-code (research notes §4.1-4.4, re-checked against the repository), in the book's primitive keys:
-
-======================  ==========================================================================
-``bn254/g1_mul``        $E_{1v}$: variable-base exponentiation in $\mathbb{G}_1$, 254-bit exponent
-``bn254/g1_mul/80``     $E_{1v}[80]$: the same with an 80-bit exponent (batching weights, challenges)
-``bn254/g1_mul_fixed``  $E_{1f}$: base $g_1$, $h_1$ or $f_1$, from PBC's precomputed table
-``bn254/g2_mul[_fixed]`` $E_{2v}$, $E_{2f}$;  ``bn254/gt_exp[_fixed]``: $E_{Tv}$, $E_{Tf}$
-``bn254/pairing``       $P$
-``modexp/4099/<b>``     $X_2[b]$: exponentiation mod $N^2$ of threshold Paillier ($|N| = 2050$)
-``modexp/2050/<b>``     $X_1[b]$: mod $N$ (Fujisaki–Okamoto commitments of the Paillier shuffle)
-``modexp/2038/<b>``     single-key Paillier: CRT decryption mod $P^2$, $Q^2$ (modulus $N'$ of 2038 bits)
-``modexp_fixed/4099/1025/13`` $(h^N)^r$ of an encryption: a 1025-bit $r$ in 13-bit blocks, one product
-                        mod $N^2$ per block with its entry of a precomputed table (79 blocks of 8192 entries)
-``modmul/4099``         $M_2$: one product mod $N^2$ (homomorphic addition, combining shares)
-``modmul/2050``, ``intdiv/4099/2050``  a product mod $N$ and Paillier's $L(u) = (u-1)/N$ (combining shares)
-``bn254/g1_add``        $A_1$: one product of two $\mathbb{G}_1$ elements (Charm; homomorphic ElGamal)
-``bytes/copy``          one byte copied while the Paillier shuffle proof builds its hash input
-======================  ==========================================================================
-
-Hashes are left out (the notes measure them as negligible).  The report lines made only of products
-(combining decryption shares, homomorphic addition and blinding) are fitted like the others, with two
-prices of their own: $M_2$, a product mod $N^2$, and $A_1$, a product in $\mathbb{G}_1$.  A step of a
-table exponentiation is a product too, but not the same price: its table entry comes from a table of
-hundreds of megabytes, and on the reference machine a step costs about a quarter more than a bare
-product; so encryptions have their own price $T_2$ per table step.  The two small parts of combining
-Paillier shares, Paillier's $L$ and a product mod $N$, are priced as fractions of $M_2$: their ratios
-to a product mod $N^2$ measured on the reference machine (``reference_ratios``).  One hash is not
-negligible: the Paillier shuffle proof's challenge hashes both ciphertext lists, and the artifact
-turns each list into bytes by repeated concatenation (``res += piece``), which copies the whole
-string built so far at every step: $s\,n(n+1)/2$ bytes per list of $n$ ciphertexts of $s$ bytes
-(``shuffle_hash_copies``), about $5 \times 10^{10}$ bytes per proof at $n = 10^4$, quadratic in $n$.
-The prover and every verifier of the proof do it once.  Its price per byte is a calibrated
-parameter like the others, shared by the four report lines that contain Paillier shuffles.
+The seed's mixnet timings come from the artifact's Python code (Charm on PBC for BN254, gmpy2
+for Paillier) run on an Intel Xeon W-1270.  ``steps`` lists, for every timed line of its sample
+report, the operations that line's code performs per item and once, read off the code (research
+notes §4.1-4.4, re-checked against the repository), in the book's primitive keys (the table in
+``symbol_counts``).  Hashes are left out as negligible, but for the Paillier shuffle proof's
+challenge, whose input the artifact builds in quadratic time (``shuffle_hash_copies``).
 
 **Calibration.**  Nobody published the Xeon's primitive prices, so ``calibrate`` infers them from
-the report: it solves for the thirteen prices below by non-negative least squares on the relative
-errors of all step lines (each line = its counts · prices), assuming what the arithmetic says:
-a variable-base exponentiation costs in proportion to its exponent length (so $E_{1v}[80] =
-\tfrac{80}{254}E_{1v}$ and $X_2[b] = b\,\mu_{N^2}$).  With about 30 lines and eleven unknowns the
-fit is over-determined; ``leave_one_out`` refits without each line in turn and predicts it, the
-honest measure of how well the counts explain the report.
+the report's step lines by non-negative least squares, refits without each line in turn to
+predict it out of sample, and takes each price's bounds from the refits' spread.
 
-**Bounds.**  The report prints one number per line, so the prices' spread is the fit's own: each
-calibrated price's bounds are its smallest and largest value over the fit to all lines and the
-refits that leave one line out (``Calibration.bounds``).  A price that one line alone determines
-drops towards 0 when that line is left out: its interval then says how little the report pins it.
+With the calibrated prices the module reproduces the report's totals (``reproduce``,
+``loo_totals``, ``report_subtotals``), prices other sizes and the baselines' speedups
+(``whatif``), prices the same operations on this machine and on BLS12-381 (``this_machine``,
+``curve_switch_on_artifact``), and compares the Sage code's counts with the artifact's
+(``crosscheck``).
 """
 from __future__ import annotations
 
@@ -57,13 +23,13 @@ import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ... import defaults
-from ...cost import Counts, price
-from ...keys import modexp_key, sizes
-from ...derived import loo_pivot, nnls_relative, price_set, spread_of
-from ...intervals import named
+from ...prices import defaults
+from ...prices.cost import Counts, price
+from ...prices.keys import modexp_key, sizes
+from ...prices.derived import loo_pivot, nnls_relative, price_set, spread_of
+from ...calibration.intervals import named
 from .seed import (M_SEED, N_SEED, PUBLISHED, collab_zksnark_s, cpsnark_set_s, positive, published_sources,
-                   published_times)
+    published_times)
 
 N2_BITS = 4099          # |N^2| of the threshold Paillier modulus, |N| = 2050 (safe primes, hard-coded)
 N_BITS = 2050
@@ -88,17 +54,43 @@ def concat_copies(pieces: int, piece_bytes: int) -> int:
 
 
 def shuffle_hash_copies(n: int) -> int:
-    """Bytes copied by one Paillier shuffle challenge (the artifact's ``hash_gmpy2`` over the input
+    r"""Bytes copied by one Paillier shuffle challenge (the artifact's ``hash_gmpy2`` over the input
     and output ciphertext lists): the two lists' quadratic concatenations; the few short pieces
-    around them and the SHA-256 pass over the ~10 MB result are linear in n and left out."""
+    around them and the SHA-256 pass over the result are linear in n and left out.
+
+    The one hash that is not negligible: the artifact turns each list into bytes by repeated
+    concatenation (``res += piece``), which copies the whole string built so far at every step:
+    $s\,n(n+1)/2$ bytes per list of $n$ ciphertexts of $s$ bytes, quadratic in $n$.  The prover and
+    every verifier of the proof do it once.  Its price per byte is a calibrated parameter like the
+    others, shared by the four report lines that contain Paillier shuffles."""
     return 2 * concat_copies(n, CIPHERTEXT_BYTES)
 
 
 def symbol_counts(curve: str = "bn254", **symbols) -> Counts:
-    """Counts from the notes' symbols: E1v, E1v80, E1v180, E1f, E2v, E2f, ETv, ETf, P,
+    r"""Counts from the notes' symbols: E1v, E1v80, E1v180, E1f, E2v, E2f, ETv, ETf, P,
     X2_<bits>, X1_<bits>, XS_<bits> (mod the single-key modulus), PaiEnc (a threshold-Paillier
     encryption: its table exponentiation and two products), M2 (a product mod N^2), M1 (mod N),
-    L2 (Paillier's L on a residue mod N^2), A1 (a product in G1), BC (bytes copied building a hash input)."""
+    L2 (Paillier's L on a residue mod N^2), A1 (a product in G1), BC (bytes copied building a hash input).
+
+    The book's primitive keys they map to:
+
+    ======================  ==========================================================================
+    ``bn254/g1_mul``        $E_{1v}$: variable-base exponentiation in $\mathbb{G}_1$, 254-bit exponent
+    ``bn254/g1_mul/80``     $E_{1v}[80]$: the same with an 80-bit exponent (batching weights, challenges)
+    ``bn254/g1_mul_fixed``  $E_{1f}$: base $g_1$, $h_1$ or $f_1$, from PBC's precomputed table
+    ``bn254/g2_mul[_fixed]`` $E_{2v}$, $E_{2f}$;  ``bn254/gt_exp[_fixed]``: $E_{Tv}$, $E_{Tf}$
+    ``bn254/pairing``       $P$
+    ``modexp/4099/<b>``     $X_2[b]$: exponentiation mod $N^2$ of threshold Paillier ($|N| = 2050$)
+    ``modexp/2050/<b>``     $X_1[b]$: mod $N$ (Fujisaki–Okamoto commitments of the Paillier shuffle)
+    ``modexp/2038/<b>``     single-key Paillier: CRT decryption mod $P^2$, $Q^2$ (modulus $N'$ of 2038 bits)
+    ``modexp_fixed/4099/1025/13`` $(h^N)^r$ of an encryption: a 1025-bit $r$ in 13-bit blocks, one product
+                            mod $N^2$ per block with its entry of a precomputed table (79 blocks of 8192 entries)
+    ``modmul/4099``         $M_2$: one product mod $N^2$ (homomorphic addition, combining shares)
+    ``modmul/2050``, ``intdiv/4099/2050``  a product mod $N$ and Paillier's $L(u) = (u-1)/N$ (combining shares)
+    ``bn254/g1_add``        $A_1$: one product of two $\mathbb{G}_1$ elements (Charm; homomorphic ElGamal)
+    ``bytes/copy``          one byte copied while the Paillier shuffle proof builds its hash input
+    ======================  ==========================================================================
+    """
     keys = {"E1v": f"{curve}/g1_mul", "E1f": f"{curve}/g1_mul_fixed", "E2v": f"{curve}/g2_mul",
             "E2f": f"{curve}/g2_mul_fixed", "ETv": f"{curve}/gt_exp", "ETf": f"{curve}/gt_exp_fixed",
             "P": f"{curve}/pairing", "M2": f"modmul/{N2_BITS}", "M1": f"modmul/{N_BITS}",
@@ -252,6 +244,14 @@ def totals(step_list: list) -> dict:
 
 # ---------------------------------------------------------------------------
 # Calibration: the Xeon's prices, inferred from the report
+#
+# The report lines made only of products (combining decryption shares, homomorphic addition and
+# blinding) are fitted like the others, with two prices of their own: M2, a product mod N^2, and
+# A1, a product in G1.  A step of a table exponentiation is a product too, but not the same price:
+# its entry comes from a table of hundreds of megabytes and costs more than a bare product, so
+# encryptions have their own price T2 per table step.  The two small parts of combining Paillier
+# shares, Paillier's L and a product mod N, are priced as fractions of M2: their ratios to a product
+# mod N^2 on the reference machine (``reference_ratios``).
 
 #: the unknown prices: how each key's price is built from them (seconds = coefficient x parameter)
 PARAMETERS = ("E1v", "E1f", "E2v", "E2f", "ETv", "ETf", "P", "mu_N2", "mu_N", "T2", "M2", "A1", "copy")
@@ -265,7 +265,7 @@ def reference_ratios() -> dict:
     """{key: its price / the price of a product mod N^2} on the committed reference machine (GMP),
     for the keys of RATIO_OF_M2: the small parts of combining Paillier shares, which no report line
     separates from the products around them."""
-    from ...measurements import load, reference_path
+    from ...prices.measurements import load, reference_path
     ref = load(reference_path())
     base = ref.seconds("gmp", f"modmul/{N2_BITS}")
     return {k: ref.seconds("gmp", k) / base for k in RATIO_OF_M2}
@@ -326,8 +326,20 @@ class Calibration:
 
 
 def calibrate(loo: bool = True, byte_copying: bool = True) -> Calibration:
-    """The Xeon's prices from the report (see the module docstring), with leave-one-out predictions;
-    `byte_copying=False` fits the counts without the shuffle hash's byte copying (its price is 0)."""
+    r"""The Xeon's prices from the report, with leave-one-out predictions; `byte_copying=False` fits
+    the counts without the shuffle hash's byte copying (its price is 0).
+
+    It solves for the prices of ``PARAMETERS`` by non-negative least squares on the relative errors
+    of all step lines (each line = its counts · prices), assuming what the arithmetic says: a
+    variable-base exponentiation costs in proportion to its exponent length (so $E_{1v}[80] =
+    \tfrac{80}{254}E_{1v}$ and $X_2[b] = b\,\mu_{N^2}$).  With more lines than unknowns the fit is
+    over-determined; refitting without each line in turn and predicting it is the honest measure of
+    how well the counts explain the report.
+
+    Bounds: the report prints one number per line, so the prices' spread is the fit's own: each
+    price's bounds are its smallest and largest value over the fit to all lines and the refits that
+    leave one line out (``Calibration.bounds``).  A price that one line alone determines drops
+    towards 0 when that line is left out: its interval then says how little the report pins it."""
     step_list = steps(byte_copying=byte_copying)
     rep = reported(step_list)
     fit = [s for s in step_list if s.fitted]
@@ -413,8 +425,8 @@ def reproduce(cal: Calibration | None = None) -> list:
 def speedups(per_mixer_s: dict, n: int, zk_prove_s: float, cp_prove_s: float, cp_witness_s_at_seed: float) -> dict:
     """Speedup of DB-SM and DB-RSM per mix-server over the baselines at set size n.
 
-    The cpSNARK-Set witness is O(n) (``model.witness_counts``): the seed's 783 ms at n = 10^4 scales
-    with the (n-1) primes in its exponent."""
+    The cpSNARK-Set witness is O(n) (``model.witness_counts``): the seed's witness time at N_SEED
+    scales with the (n-1) primes in its exponent."""
     zk = collab_zksnark_s(n, zk_prove_s)
     cp = cpsnark_set_s(n, cp_prove_s, cp_witness_s_at_seed * (n - 1) / (N_SEED - 1))
     return {"dbsm_vs_zksnark": zk / per_mixer_s["dbsm"], "dbrsm_vs_zksnark": zk / per_mixer_s["dbrsm"],

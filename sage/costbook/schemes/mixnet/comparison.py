@@ -1,10 +1,10 @@
 """The traceable mixnet in the comparison chapter: its rows (``rows``; its seed-machine prices are
 calibrated, each with its spread over the refits, so none is without one) and where the baselines
-win; ``EXPORTS`` are also reachable as ``costbook.compare.<name>``."""
+win; ``EXPORTS`` are also reachable as ``costbook.views.compare.<name>``."""
 from __future__ import annotations
 
-from costbook.compare import LEAVE_ONE_OUT, OperationCost, first_crossing, lines_of, shares, backends_of
-from costbook.report import fmt_printed
+from costbook.views.compare import LEAVE_ONE_OUT, OperationCost, first_crossing, lines_of, shares, backends_of
+from costbook.writing.report import fmt_printed
 from costbook.schemes import get
 
 NAME = "mixnet"

@@ -12,31 +12,11 @@ here as in the paper, although Sage writes $\mathbb{G}_1, \mathbb{G}_2$ additive
 
 $g_1$ and $f_2$ are the curves' standard generators.  $h_1$, $f_1$ and the base of $f_T$
 must have *unknown* discrete logarithms to base $g_1$ (else $\gamma$ does not bind $v$), so they
-are derived from a public seed by try-and-increment: $x = \mathrm{SHA256}(\text{tag}\|i)$,
-the first $x$ with $x^3 + b$ a square, times the cofactor of $\mathbb{G}_1$.  The same map gives
-the independent generators of the permutation commitments (``shuffle.py``).
+are derived from a public seed (``hash_to_g1``), as are the independent generators of the
+permutation commitments (``shuffle.py``).
 
-Counting.  ``PairingCurve.g1_mul``, ``g2_mul``, ``gt_exp``, ``pairing`` and ``to_bytes`` tally
-``<curve>/g1_mul``, ``<curve>/g2_mul``, ``<curve>/gt_exp``, ``<curve>/pairing`` and
-``<curve>/{g1,g2,gt}_to_bytes`` themselves, so this adapter only routes through them and never
-tallies those keys again.  The operations it owns and tallies: the inversion of a scalar
-(``<curve>/scalar_inv``, in BB signing); exponentiations by a short exponent of a stated size
-(``<curve>/g1_mul/<bits>``, ``<curve>/gt_exp/<bits>``: the 80-bit weights of batch checks and
-their sum); and each addition of two points of $\mathbb{G}_1$ or $\mathbb{G}_2$ (``<curve>/g1_add``,
-``<curve>/g2_add``; products in the paper's notation).  The research notes (§4.0) count additions as
-negligible, but in Sage one costs 2–3% of a $\mathbb{G}_1$ exponentiation (Sage adds in affine
-coordinates, one field inversion each) and the proofs do about one per exponentiation, so together
-they show in a timed run, as do the Fiat–Shamir serialisations (a $\mathbb{G}_1$ element about 0.4%
-of an exponentiation, a $\mathbb{G}_2$ or $\mathbb{G}_T$ element about 3–4%).  A point of the
-identity is never built anew (``identity``) and a product of $k$ elements costs $k - 1$ additions
-(``prod``), so that every tallied addition is a real one.  Not tallied, because each stays
-under 1% of every priced step: $\mathbb{G}_T$ products (about 10 µs, always next to a 40 ms
-pairing), negations of points (a few per proof), and the rest of a challenge besides its group
-elements: the SHA-512 pass over its input (about 2 ns per byte) and the interpreter's work of
-framing tags, integers and lists (together about half of a blinding PoK's 30 µs challenge; 0.4–0.8%
-of the steps that hash most).  Every exponentiation of full size is tallied
-as a variable-base one (no fixed-base tables here).
-
+Counting: the curve's operations tally themselves; ``Groups`` tallies the ones it owns (scalar
+inversions, short exponents, additions of points) and says what it leaves untallied and why.
 Setup constants ($h_1, f_1, f_T$, $e(g_1,f_2)$, ...) are computed once per curve with the raw Sage
 arithmetic, untallied: they are parameters, not query costs.
 """
@@ -48,7 +28,7 @@ import random
 
 from sage.all__sagemath_schemes import Integer
 
-from ...counting import tally
+from ...prices.counting import tally
 from ...groups import checks
 from ...groups.pairing_curves import CURVES, PairingCurve
 
@@ -63,7 +43,8 @@ def curve_by_name(name: str) -> PairingCurve:
 
 
 def hash_to_g1(curve: PairingCurve, tag: bytes):
-    """A point of G1 with unknown discrete logarithm, from a public tag (try-and-increment)."""
+    """A point of G1 with unknown discrete logarithm, from a public tag by try-and-increment:
+    x = SHA256(tag || i), the first x with x^3 + b a square, times the cofactor of G1."""
     for i in range(1000):
         x = curve.Fp(int.from_bytes(hashlib.sha256(tag + i.to_bytes(4, "big")).digest(), "big"))
         rhs = x**3 + curve.params.b
@@ -75,7 +56,25 @@ def hash_to_g1(curve: PairingCurve, tag: bytes):
 
 
 class Groups:
-    """G1, G2, GT of one pairing curve with the mixnet's generators, in multiplicative notation."""
+    """G1, G2, GT of one pairing curve with the mixnet's generators, in multiplicative notation.
+
+    Counting.  ``PairingCurve.g1_mul``, ``g2_mul``, ``gt_exp``, ``pairing`` and ``to_bytes`` tally
+    ``<curve>/g1_mul``, ``<curve>/g2_mul``, ``<curve>/gt_exp``, ``<curve>/pairing`` and
+    ``<curve>/{g1,g2,gt}_to_bytes`` themselves, so this class only routes through them and never
+    tallies those keys again.  The operations it owns and tallies: the inversion of a scalar
+    (``<curve>/scalar_inv``, in BB signing); exponentiations by a short exponent of a stated size
+    (``<curve>/g1_mul/<bits>``, ``<curve>/gt_exp/<bits>``: the 80-bit weights of batch checks and
+    their sum); and each addition of two points of G1 or G2 (``<curve>/g1_add``, ``<curve>/g2_add``;
+    products in the paper's notation).  The research notes (§4.0) count additions as negligible, but
+    Sage adds in affine coordinates (one field inversion each) and the proofs do about one per
+    exponentiation, so together they show in a timed run, as do the Fiat–Shamir serialisations.  A
+    point of the identity is never built anew (``identity``) and a product of k elements costs k - 1
+    additions (``prod``), so that every tallied addition is a real one.  Not tallied, because each is
+    a negligible share of every priced step: G_T products (always next to a pairing), negations of
+    points (a few per proof), and the rest of a challenge besides its group elements (the SHA-512
+    pass over its input and the framing of tags, integers and lists).  Every exponentiation of full
+    size is tallied as a variable-base one (no fixed-base tables here).
+    """
 
     def __init__(self, curve: str = "bn254"):
         C = curve_by_name(curve)
@@ -93,7 +92,7 @@ class Groups:
 
     # -- priced operations (tallied by pairing_curves) -----------------------------------------
     def priced_calls(self) -> list:
-        """(object, method) of every call that tallies a priced operation, for ``costbook.replay``: the
+        """(object, method) of every call that tallies a priced operation, for ``costbook.prices.replay``: the
         curve's multiplications, pairing and serialisation, and this group's short exponents,
         inversions and additions (a product in GT goes through ``op`` untallied and stays real)."""
         return [(self.C, name) for name in ("g1_mul", "g2_mul", "gt_exp", "pairing", "to_bytes")] + \

@@ -5,7 +5,8 @@ commitment $\gamma_i = g_1^{v_i}h_1^{r_i}$, without learning which.  Q quasi-sig
 $\gamma_i$ (``bbsplus``); the mix-servers carry the signatures forward through their
 permutations, blind them, decrypt them next to $v'_j$, and prove jointly that the blinded triple
 $(\tilde S_j, \tilde c_j, \tilde r_j) = (S\,g_1^{b_S},\ c + b_c,\ r' + b_r)$ hides a BBS+ signature on
-$v'_j$.
+$v'_j$.  The steps (Q0-Q2, M1-M13) are in ``query``, the DPK in ``Statement``, their counts in
+``step_counts``.
 
 **What is implemented, what is priced only.**  The ElGamal part ($S$: encryption, forward
 re-encryption shuffle with its Terelius–Wikström proof, blinding with PoK, threshold decryption
@@ -14,77 +15,14 @@ The artifact carries $c$ and $\hat r$ (and the sender's $r$) in **threshold Pail
 ciphertexts, their shuffle proofs, the PoKs of the Paillier blinding encryptions and their
 threshold decryption are **not wired in here**: the values travel in the clear through the same
 permutations and additions (``NOT_IMPLEMENTED``).  The building blocks are implemented
-(``paillier``, ``mix``), and ``artifact`` prices these steps from the artifact's counts.  Beaver triples come from a trusted
-dealer, as in the artifact.
-
-| step | who | math |
-|---|---|---|
-| Q0 | Q | verify each sender's PoK$\{(v,r): \gamma_i = g_1^v h_1^r\}$ |
-| Q1 | Q | $x$, $X = f_2^x$; $(S_i, c_i, \hat r_i)$ = quasi-signature on $\gamma_i$; $\mathrm{Enc}(S_i;\rho_i)$; [Paillier $c_i, \hat r_i$] |
-| M1 | each $M_k$ | batch-check the quasi-signatures; recompute $\mathrm{Enc}(S_i)$ |
-| M2 | — | [Paillier: $r'_i = \hat r_i + r_i$] |
-| M3 | $M_1..M_m$ | re-encrypt and permute by $\tau_k$ with a shuffle proof; [Paillier shuffles] |
-| M4 | each $M_k$ | verify the m − 1 other shuffle proofs |
-| M5 | each $M_k$ | $b_{S},b_c,b_r$; $B = \mathrm{Enc}(g_1^{b_S};\rho) = (g_1^\rho, g_1^{b_S}pk^\rho)$ with PoK$\{(\rho,b_S)\}$; [Paillier $b_c, b_r$] |
-| M6 | each $M_k$ | verify the others' PoKs |
-| M7 | — | $\mathrm{Enc}(\tilde S) = \mathrm{Enc}(S)\prod_k B_k$; [$\tilde c = c + \sum b_c$, $\tilde r = r' + \sum b_r$] |
-| M8 | each $M_k$ | threshold-decrypt $\tilde S$ (share + proof, verify others'); [Paillier decryptions] |
-| M9 | all | shares of $\delta_0$ (random), $\delta_1 = b_S b_c$, $\delta_2 = \delta_0 b_c$ by Beaver triples |
-| M10 | each $M_k$ | $z_1^{(k)} = h_2'^{\,b_S^{(k)}} h_3'^{\,\delta_0^{(k)}}$ with PoK of its opening |
-| M11 | each $M_k$ | verify the others' |
-| M12 | each $M_k$, Q | generators $g_1' = e(\tilde S, f_2)$, $g_2' = e(g_1, X)e(g_1,f_2)^{\tilde c}$, $h_1' = e(h_1,f_2)^{-1}$, $h_2' = e(g_1,f_2)^{-1}$, $h_3' = f_T$; $z_2 = e(\tilde S, Xf_2^{\tilde c}) / (e(f_1,f_2)e(g_1,f_2)^{v'}e(h_1,f_2)^{\tilde r})$; $z_1 = \prod_k z_1^{(k)}$ |
-| M13 / Q2 | $M_k$ / Q | DPK below (``sigma`` distributed), verified by Q |
-
-$$\mathrm{PK}\{(b_S,b_c,b_r,\delta_0,\delta_1,\delta_2):\ z_2 = g_1'^{\,b_c}g_2'^{\,b_S}h_1'^{\,b_r}h_2'^{\,\delta_1}
- \wedge z_1 = h_2'^{\,b_S}h_3'^{\,\delta_0} \wedge 1 = z_1^{-b_c}h_2'^{\,\delta_1}h_3'^{\,\delta_2}\}$$
-
-Unblinding $S = \tilde S g_1^{-b_S}$, $c = \tilde c - b_c$, $r' = \tilde r - b_r$ in
-$e(S, Xf_2^{c}) = e(f_1g_1^{v'}h_1^{r'}, f_2)$ gives the first equation with $\delta_1 = b_Sb_c$;
-the other two force $\delta_1 = b_S b_c$.  (The artifact's C3 has ``genh3 * _rdelta2``, a product
-where an exponentiation is meant; here it is an exponentiation.)
-
-**Counts** (``step_counts``, implemented parts only; $S_P, S_V$ from ``shuffle``).  Per mix-server:
-M1 $6n$ g1_mul ($2n$ of them g1_mul/80) + 2 pairing + 1 gt_exp (short: ``bbsig.sum_bits``); M3 $2n + S_P$; M4 $(m-1)S_V$; M5 $6n$; M6 $5n(m-1)$;
-M8 $3n + 4n(m-1)$ g1_mul; M10 $4n$ gt_exp; M11 $4n(m-1)$ gt_exp; M12 $2n+1$ pairing, $n$ g2_mul,
-$3n$ gt_exp; M13 $9n$ gt_exp.  Querier: Q0 $3n$ g1_mul; Q1 $n$ scalar_inv, $4n$ g1_mul, 1 g2_mul;
-Q2 = M12 + $12n$ gt_exp.  Of these, one gt_exp per $\mathbb{G}_T$ element a verifier receives is its
-membership check, $z^r = 1$ (``curves.Groups.in_gt``): each other mix-server's share $z_1^{(k)}$ in
-M11 ($n(m-1)$), the published $z_1$ in Q2 ($n$).  Without it a left-hand side $-z_1$ (order $2r$)
-would pass for $z_1$ with half the challenges.
-
-Besides these, the light operations a run tallies (``dbsm.LIGHT_KEYS``; the same units as DB-SM's):
-additions in $\mathbb{G}_1$ and $\mathbb{G}_2$ ($\mathbb{G}_T$ products are not tallied) and the group
-elements serialised for each Fiat–Shamir challenge.  A sigma proof (``sigma``) adds, per equation,
-its bases' products (present bases − 1) and, when verified, $Y^{-c}$ (one more); its challenge
-serialises the left-hand sides, the bases, the group elements of its context and the commitments.
-Per mix-server, then querier:
-
-* M1: $5n - 2$ g1_add (the batch's two products $2(n-1)$, $2n$ inside the second, $n$ re-encryptions);
-  M3: $7n$ g1_add, $7n + 6$ g1_to_bytes (a re-encryption 2 per item, the shuffle proof $5n$; its
-  challenges $5n + 1$ and $2n + 5$ elements, as in DB-SM);  M4: $(m-1)(10n + 2)$ and $(m-1)(7n + 6)$;
-* M5: $2n$ and $7n$ (the encryption 1, the PoK 1; 2 + 3 + 2 elements);  M6: $3n(m-1)$ and $7n(m-1)$
-  (the check 1 + 2 for the $Y^{-c}$);
-* M8 with M7: $2n$ g1_add for M7 (the code multiplies each mix-server's blinding ciphertext into
-  $\mathrm{Enc}(S)$ in turn: 2 per item and mix-server; alone a few additions, too short to time apart
-  from the interpreter's work around them, so timed and priced with M8), then $2n(m-1) + n$ g1_add,
-  $8nm$ g1_to_bytes (a share proof none, its
-  check 2, 8 elements each; the code combines the shares once for all, one addition per share: $n$ per
-  mix-server);
-* M10: $4n$ gt_to_bytes ($z_1^{(k)}$, $h_2'$, $h_3'$, the commitment);  M11: $4n(m-1)$;
-  M12: $n$ g2_add ($X f_2^{\tilde c}$);  M13: $15n$ gt_to_bytes (3 left-hand sides, 9 bases,
-  3 commitments), $n$ g1_to_bytes ($\tilde S$), $n$ g2_to_bytes ($X$): each mix-server derives the
-  challenge itself;
-* Q0: $2n$ g1_add, $4n$ g1_to_bytes;  Q1: $3n$ g1_add (the quasi-signature's base 2, the encryption 1);
-  Q2: M12's $n$ g2_add, M13's serialisations once.
-
-A priced estimate leaves out the light operations a price file lacks, and says so
-(``model.price_sage_counts``).
+(``paillier``, ``mix``), and ``artifact`` prices these steps from the artifact's counts.  Beaver
+triples come from a trusted dealer, as in the artifact.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...cost import Counts
+from ...prices.cost import Counts
 from . import bbsig, bbsplus, elgamal, shuffle, sigma
 from .dbsm import MixOutputs, others, additive_shares, check_sizes, mix_outputs, no_clock, sum_parties
 from .curves import SYSTEM_RANDOM, groups
@@ -135,7 +73,16 @@ class Blinded:
 
 
 class Statement:
-    """The generators and z2 of the DPK for output v', given the blinded triple (M12)."""
+    r"""The generators and z2 of the DPK for output v', given the blinded triple (M12):
+
+    $$\mathrm{PK}\{(b_S,b_c,b_r,\delta_0,\delta_1,\delta_2):\ z_2 = g_1'^{\,b_c}g_2'^{\,b_S}h_1'^{\,b_r}h_2'^{\,\delta_1}
+     \wedge z_1 = h_2'^{\,b_S}h_3'^{\,\delta_0} \wedge 1 = z_1^{-b_c}h_2'^{\,\delta_1}h_3'^{\,\delta_2}\}$$
+
+    Unblinding $S = \tilde S g_1^{-b_S}$, $c = \tilde c - b_c$, $r' = \tilde r - b_r$ in
+    $e(S, Xf_2^{c}) = e(f_1g_1^{v'}h_1^{r'}, f_2)$ gives the first equation with $\delta_1 = b_Sb_c$;
+    the other two force $\delta_1 = b_S b_c$.  (The artifact's C3 has ``genh3 * _rdelta2``, a product
+    where an exponentiation is meant; here it is an exponentiation.)
+    """
 
     def __init__(self, G, X, eg1X, v, bl: Blinded):
         gp1 = G.pair(bl.S, G.f2)
@@ -193,7 +140,25 @@ def sender_proofs(G, mo: MixOutputs, rng) -> list:
 
 
 def query(G, mo: MixOutputs, open_pfs, rng=SYSTEM_RANDOM, clock=no_clock) -> DBRSMResult:
-    """One DB-RSM query over all n outputs (open_pfs from sender_proofs).
+    r"""One DB-RSM query over all n outputs (open_pfs from sender_proofs).
+
+    | step | who | math |
+    |---|---|---|
+    | Q0 | Q | verify each sender's PoK$\{(v,r): \gamma_i = g_1^v h_1^r\}$ |
+    | Q1 | Q | $x$, $X = f_2^x$; $(S_i, c_i, \hat r_i)$ = quasi-signature on $\gamma_i$; $\mathrm{Enc}(S_i;\rho_i)$; [Paillier $c_i, \hat r_i$] |
+    | M1 | each $M_k$ | batch-check the quasi-signatures; recompute $\mathrm{Enc}(S_i)$ |
+    | M2 | — | [Paillier: $r'_i = \hat r_i + r_i$] |
+    | M3 | $M_1..M_m$ | re-encrypt and permute by $\tau_k$ with a shuffle proof; [Paillier shuffles] |
+    | M4 | each $M_k$ | verify the m − 1 other shuffle proofs |
+    | M5 | each $M_k$ | $b_{S},b_c,b_r$; $B = \mathrm{Enc}(g_1^{b_S};\rho) = (g_1^\rho, g_1^{b_S}pk^\rho)$ with PoK$\{(\rho,b_S)\}$; [Paillier $b_c, b_r$] |
+    | M6 | each $M_k$ | verify the others' PoKs |
+    | M7 | — | $\mathrm{Enc}(\tilde S) = \mathrm{Enc}(S)\prod_k B_k$; [$\tilde c = c + \sum b_c$, $\tilde r = r' + \sum b_r$] |
+    | M8 | each $M_k$ | threshold-decrypt $\tilde S$ (share + proof, verify others'); [Paillier decryptions] |
+    | M9 | all | shares of $\delta_0$ (random), $\delta_1 = b_S b_c$, $\delta_2 = \delta_0 b_c$ by Beaver triples |
+    | M10 | each $M_k$ | $z_1^{(k)} = h_2'^{\,b_S^{(k)}} h_3'^{\,\delta_0^{(k)}}$ with PoK of its opening |
+    | M11 | each $M_k$ | verify the others' |
+    | M12 | each $M_k$, Q | generators $g_1' = e(\tilde S, f_2)$, $g_2' = e(g_1, X)e(g_1,f_2)^{\tilde c}$, $h_1' = e(h_1,f_2)^{-1}$, $h_2' = e(g_1,f_2)^{-1}$, $h_3' = f_T$; $z_2 = e(\tilde S, Xf_2^{\tilde c}) / (e(f_1,f_2)e(g_1,f_2)^{v'}e(h_1,f_2)^{\tilde r})$; $z_1 = \prod_k z_1^{(k)}$ |
+    | M13 / Q2 | $M_k$ / Q | the DPK of ``Statement`` (``sigma`` distributed), verified by Q |
 
     ``clock(step)`` brackets each priced step, named as in ``step_counts`` (an M step here covers
     all m mix-servers), for the per-step validation; M2 (Paillier, in the clear) and M9 (the Beaver
@@ -293,7 +258,45 @@ def run_dbrsm(n: int, m: int, curve: str = "bn254", rng=SYSTEM_RANDOM) -> DBRSMR
 
 
 def step_counts(n: int, m: int, curve: str = "bn254") -> dict:
-    """{step: Counts} for one mix-server (M*) and the querier (Q*), implemented parts only."""
+    r"""{step: Counts} for one mix-server (M*) and the querier (Q*), implemented parts only.
+
+    Curve operations ($S_P, S_V$ from ``shuffle``).  Per mix-server: M1 $6n$ g1_mul ($2n$ of them
+    g1_mul/80) + 2 pairing + 1 gt_exp (short: ``bbsig.sum_bits``); M3 $2n + S_P$; M4 $(m-1)S_V$; M5 $6n$; M6 $5n(m-1)$;
+    M8 $3n + 4n(m-1)$ g1_mul; M10 $4n$ gt_exp; M11 $4n(m-1)$ gt_exp; M12 $2n+1$ pairing, $n$ g2_mul,
+    $3n$ gt_exp; M13 $9n$ gt_exp.  Querier: Q0 $3n$ g1_mul; Q1 $n$ scalar_inv, $4n$ g1_mul, 1 g2_mul;
+    Q2 = M12 + $12n$ gt_exp.  Of these, one gt_exp per $\mathbb{G}_T$ element a verifier receives is its
+    membership check, $z^r = 1$ (``curves.Groups.in_gt``): each other mix-server's share $z_1^{(k)}$ in
+    M11 ($n(m-1)$), the published $z_1$ in Q2 ($n$).  Without it a left-hand side $-z_1$ (order $2r$)
+    would pass for $z_1$ with half the challenges.
+
+    Besides these, the light operations a run tallies (``dbsm.LIGHT_KEYS``; the same units as DB-SM's):
+    additions in $\mathbb{G}_1$ and $\mathbb{G}_2$ ($\mathbb{G}_T$ products are not tallied) and the group
+    elements serialised for each Fiat–Shamir challenge.  A sigma proof (``sigma``) adds, per equation,
+    its bases' products (present bases − 1) and, when verified, $Y^{-c}$ (one more); its challenge
+    serialises the left-hand sides, the bases, the group elements of its context and the commitments.
+    Per mix-server, then querier:
+
+    * M1: $5n - 2$ g1_add (the batch's two products $2(n-1)$, $2n$ inside the second, $n$ re-encryptions);
+      M3: $7n$ g1_add, $7n + 6$ g1_to_bytes (a re-encryption 2 per item, the shuffle proof $5n$; its
+      challenges $5n + 1$ and $2n + 5$ elements, as in DB-SM);  M4: $(m-1)(10n + 2)$ and $(m-1)(7n + 6)$;
+    * M5: $2n$ and $7n$ (the encryption 1, the PoK 1; 2 + 3 + 2 elements);  M6: $3n(m-1)$ and $7n(m-1)$
+      (the check 1 + 2 for the $Y^{-c}$);
+    * M8 with M7: $2n$ g1_add for M7 (the code multiplies each mix-server's blinding ciphertext into
+      $\mathrm{Enc}(S)$ in turn: 2 per item and mix-server; alone a few additions, too short to time apart
+      from the interpreter's work around them, so timed and priced with M8), then $2n(m-1) + n$ g1_add,
+      $8nm$ g1_to_bytes (a share proof none, its
+      check 2, 8 elements each; the code combines the shares once for all, one addition per share: $n$ per
+      mix-server);
+    * M10: $4n$ gt_to_bytes ($z_1^{(k)}$, $h_2'$, $h_3'$, the commitment);  M11: $4n(m-1)$;
+      M12: $n$ g2_add ($X f_2^{\tilde c}$);  M13: $15n$ gt_to_bytes (3 left-hand sides, 9 bases,
+      3 commitments), $n$ g1_to_bytes ($\tilde S$), $n$ g2_to_bytes ($X$): each mix-server derives the
+      challenge itself;
+    * Q0: $2n$ g1_add, $4n$ g1_to_bytes;  Q1: $3n$ g1_add (the quasi-signature's base 2, the encryption 1);
+      Q2: M12's $n$ g2_add, M13's serialisations once.
+
+    A priced estimate leaves out the light operations a price file lacks, and says so
+    (``model.price_sage_counts``).
+    """
     check_sizes(n, m)
     c = lambda **kw: Counts({f"{curve}/{k}": v for k, v in kw.items() if v})
     sp, sv = shuffle.exponentiations(n)

@@ -13,55 +13,8 @@ stand-in that draws the inputs, shares, permutations and commitments directly.
 $$\mathrm{PK}\{(v, r, b):\ \gamma_i = g_1^{v} h_1^{r}\ \wedge\ e(\tilde\sigma_i, X)\,e(\tilde\sigma_i, f_2)^{v} = e(g_1,f_2)^{b}\}$$
 
 holds, i.e. whether $\gamma_i$ opens to one of the $v'_j$ (Q signed exactly those), without
-learning which.
-
-| step | who | math |
-|---|---|---|
-| Q1 | Q | $x$, $X = f_2^x$; $\sigma_j = g_1^{1/(v'_j + x)}$ (``bbsig``); $E_j = \mathrm{Enc}(\sigma_j;\rho_j)$; publish $X,\sigma,E,\rho$ |
-| M1 | each $M_k$ | batch-verify the $\sigma_j$; recompute each $E_j$ from $\rho_j$ |
-| M2 | $M_m,\dots,M_1$ | $E \leftarrow$ ReEnc, reverse permutation ($E^{new}_j = \mathrm{ReEnc}(E_{\tau_k(j)})$) + shuffle proof against $a^{(k)}$ (inputs/outputs swapped) |
-| M3 | each $M_k$ | verify the m − 1 other shuffle proofs |
-| M4 | each $M_k$ | $b_{ik}$; $\tilde E_{ik} = \mathrm{ReEnc}(E_i^{b_{ik}};\rho)$; PoK$\{(\rho,b): \tilde E_0 = g_1^\rho E_0^b \wedge \tilde E_1 = pk^\rho E_1^b\}$ |
-| M5 | each $M_k$ | verify the m − 1 others' PoKs |
-| M6 | each $M_k$ | $\bar E_i = \prod_k \tilde E_{ik} = \mathrm{Enc}(\sigma_i^{b_i})$, $b_i = \sum_k b_{ik}$ |
-| M7 | each $M_k$ | decryption share of $\bar E_i$ with its Chaum–Pedersen proof; verify the others'; $\tilde\sigma_i = \sigma_i^{b_i} = g_1^{b_i/(v_i+x)}$ |
-| M8 | each $M_k$ | DPK commit $C_1^{(k)} = e(\tilde\sigma_i, f_2^{-\rho_v})\,e(g_1,f_2)^{\rho_b}$, $C_2^{(k)} = g_1^{\rho_v}h_1^{\rho_r}$; $c_i = H(\dots, \prod_k C^{(k)})$; $z^{(k)} = \rho^{(k)} + c_i\,(v_i^{(k)}, r_i^{(k)}, b_{ik})$ |
-| Q2 | Q | $z = \sum_k z^{(k)}$; accept iff $c_i = H(\dots,\ e(\tilde\sigma_i, X^{-c_i} f_2^{-z_v})\,e(g_1,f_2)^{z_b},\ \gamma_i^{-c_i} g_1^{z_v} h_1^{z_r})$ |
-
-The DPK is ``sigma``'s distributed protocol with the commitment computed as in the artifact
-(one pairing per prover and item, the $f_2^{-\rho_v}$ folded into the pairing argument).
-
-**Counts** (``step_counts``; the tests check that a run tallies exactly these).  $S_P = 7n + 5$ and
-$S_V = 9n + 11$ are the shuffle prover and verifier (``shuffle``).  Per mix-server:
-
-* M1: $3n$ g1_mul and $n$ g1_mul/80 (the batch weights), 2 pairing, 1 gt_exp by the weights' sum
-  (``bbsig.sum_bits``);  M2: $2n + S_P$ g1_mul;  M3: $(m-1) S_V$ g1_mul;
-* M4: $8n$ g1_mul;  M5: $6n(m-1)$;  M7 (with M6): $3n + 4n(m-1)$;
-* M8: $n$ pairing, $n$ g2_mul, $n$ gt_exp, $2n$ g1_mul.
-
-Querier: Q1: $n$ scalar_inv, $3n$ g1_mul, 1 g2_mul;  Q2: $n$ pairing, $2n$ g2_mul, $n$ gt_exp,
-$3n$ g1_mul.  All linear in n; the mix-server's grows linearly in m through M3, M5, M7.
-
-Besides these, every step adds points and serialises group elements for its Fiat–Shamir challenges
-(``LIGHT_KEYS``; 2–4% of a $\mathbb{G}_1$-only step in Sage, which the validation missed before they
-were counted).  M6 is timed and priced with M7 (alone it is a few additions per item, too short to
-time apart from the interpreter's work around them).  Additions: a ciphertext product
-or re-encryption 2, an ElGamal encryption 1, a product of $k$ elements $k - 1$; a shuffle proof
-$5n$ (prover) and $10n + 2$ (verifier); a blinding PoK 4 (prove and verify alike); a decryption-share
-proof none, its check 2, and $\tilde\sigma_i$ $m$.  Serialised $\mathbb{G}_1$ elements per
-challenge: a shuffle proof's $5n + 1$ (seed) $+\ 2n + 5$; a blinding PoK's 10, a share proof's 8, the
-DPK's 3 (with one $\mathbb{G}_2$ and one $\mathbb{G}_T$ element).  Each mix-server combines the
-blinded ciphertexts (M6), the decryption shares and the DPK commitments itself, and derives the
-DPK challenge itself, as the protocol has it; per step that gives (per mix-server, then querier):
-
-* M1: $3n - 2$ g1_add;  M2: $7n$ g1_add, $7n + 6$ g1_to_bytes;  M3: $(m-1)(10n + 2)$ and
-  $(m-1)(7n + 6)$;  M4: $4n$ and $10n$;  M5: $4n(m-1)$ and $10n(m-1)$;
-  M7 with M6: $2n(m-1)$ (the products) $+\ 2n(m-1) + nm$ g1_add and $8nm$ g1_to_bytes;
-  M8: $nm$ g1_add, $3n$ g1_to_bytes, $n$ g2_to_bytes, $n$ gt_to_bytes;
-* Q1: $n$ g1_add;  Q2: $2n$ g1_add, $n$ g2_add, $3n$ g1_to_bytes, $n$ g2_to_bytes, $n$ gt_to_bytes.
-
-Not counted (under 1% of every step, see ``curves``): $\mathbb{G}_T$ products, negations, the
-SHA-512 pass over each challenge's input and the framing of its integers, tags and lists.
+learning which.  The steps (Q1, M1-M8, Q2) are in ``query``, the DPK in ``BBRelation``, their
+counts in ``step_counts``.
 """
 from __future__ import annotations
 
@@ -70,7 +23,7 @@ import re
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
-from ...cost import Counts
+from ...prices.cost import Counts
 from . import bbsig, elgamal, shuffle, sigma
 from .curves import SYSTEM_RANDOM, groups
 
@@ -151,7 +104,11 @@ def mix_outputs(G, n: int, m: int, rng) -> MixOutputs:
 # The DPK of a Boneh–Boyen signature on a committed value
 
 class BBRelation:
-    """PK{(v, r, b): gamma = g1^v h1^r and e(s~, X) e(s~, f2)^v = e(g1, f2)^b}, s~ = sig_tilde."""
+    r"""PK{(v, r, b): gamma = g1^v h1^r and e(s~, X) e(s~, f2)^v = e(g1, f2)^b}, s~ = sig_tilde.
+
+    The DPK is ``sigma``'s distributed protocol with the commitment computed as in the artifact
+    (one pairing per prover and item, the $f_2^{-\rho_v}$ folded into the pairing argument).
+    """
     tag, arity = "dbsm/dpk-bb", 3
 
     def __init__(self, X, gamma, sig_tilde):
@@ -210,7 +167,20 @@ def no_clock(step: str):
 
 
 def query(G, mo: MixOutputs, rng=SYSTEM_RANDOM, cheat=None, clock=no_clock) -> DBSMResult:
-    """One DB-SM query over all n inputs; cheat makes mix-server 0 misbehave in one step.
+    r"""One DB-SM query over all n inputs; cheat makes mix-server 0 misbehave in one step.
+
+    | step | who | math |
+    |---|---|---|
+    | Q1 | Q | $x$, $X = f_2^x$; $\sigma_j = g_1^{1/(v'_j + x)}$ (``bbsig``); $E_j = \mathrm{Enc}(\sigma_j;\rho_j)$; publish $X,\sigma,E,\rho$ |
+    | M1 | each $M_k$ | batch-verify the $\sigma_j$; recompute each $E_j$ from $\rho_j$ |
+    | M2 | $M_m,\dots,M_1$ | $E \leftarrow$ ReEnc, reverse permutation ($E^{new}_j = \mathrm{ReEnc}(E_{\tau_k(j)})$) + shuffle proof against $a^{(k)}$ (inputs/outputs swapped) |
+    | M3 | each $M_k$ | verify the m − 1 other shuffle proofs |
+    | M4 | each $M_k$ | $b_{ik}$; $\tilde E_{ik} = \mathrm{ReEnc}(E_i^{b_{ik}};\rho)$; PoK$\{(\rho,b): \tilde E_0 = g_1^\rho E_0^b \wedge \tilde E_1 = pk^\rho E_1^b\}$ |
+    | M5 | each $M_k$ | verify the m − 1 others' PoKs |
+    | M6 | each $M_k$ | $\bar E_i = \prod_k \tilde E_{ik} = \mathrm{Enc}(\sigma_i^{b_i})$, $b_i = \sum_k b_{ik}$ |
+    | M7 | each $M_k$ | decryption share of $\bar E_i$ with its Chaum–Pedersen proof; verify the others'; $\tilde\sigma_i = \sigma_i^{b_i} = g_1^{b_i/(v_i+x)}$ |
+    | M8 | each $M_k$ | DPK commit $C_1^{(k)} = e(\tilde\sigma_i, f_2^{-\rho_v})\,e(g_1,f_2)^{\rho_b}$, $C_2^{(k)} = g_1^{\rho_v}h_1^{\rho_r}$; $c_i = H(\dots, \prod_k C^{(k)})$; $z^{(k)} = \rho^{(k)} + c_i\,(v_i^{(k)}, r_i^{(k)}, b_{ik})$ |
+    | Q2 | Q | $z = \sum_k z^{(k)}$; accept iff $c_i = H(\dots,\ e(\tilde\sigma_i, X^{-c_i} f_2^{-z_v})\,e(g_1,f_2)^{z_b},\ \gamma_i^{-c_i} g_1^{z_v} h_1^{z_r})$ |
 
     ``clock(step)`` brackets each priced step, named as in ``step_counts`` (an M step here covers
     all m mix-servers), for the per-step validation."""
@@ -317,8 +287,41 @@ def is_light(key: str) -> bool:
 
 
 def step_counts(n: int, m: int, curve: str = "bn254") -> dict:
-    """{step: Counts} for one mix-server (M*) and for the querier (Q*), one query over n items
-    (a price list without the light operations: ``model.price_sage_counts``)."""
+    r"""{step: Counts} for one mix-server (M*) and for the querier (Q*), one query over n items
+    (a price list without the light operations: ``model.price_sage_counts``).
+
+    The tests check that a run tallies exactly these.  $S_P = 7n + 5$ and
+    $S_V = 9n + 11$ are the shuffle prover and verifier (``shuffle``).  Per mix-server:
+
+    * M1: $3n$ g1_mul and $n$ g1_mul/80 (the batch weights), 2 pairing, 1 gt_exp by the weights' sum
+      (``bbsig.sum_bits``);  M2: $2n + S_P$ g1_mul;  M3: $(m-1) S_V$ g1_mul;
+    * M4: $8n$ g1_mul;  M5: $6n(m-1)$;  M7 (with M6): $3n + 4n(m-1)$;
+    * M8: $n$ pairing, $n$ g2_mul, $n$ gt_exp, $2n$ g1_mul.
+
+    Querier: Q1: $n$ scalar_inv, $3n$ g1_mul, 1 g2_mul;  Q2: $n$ pairing, $2n$ g2_mul, $n$ gt_exp,
+    $3n$ g1_mul.  All linear in n; the mix-server's grows linearly in m through M3, M5, M7.
+
+    Besides these, every step adds points and serialises group elements for its Fiat–Shamir challenges
+    (``LIGHT_KEYS``; in Sage they show in the time of a $\mathbb{G}_1$-only step, see ``curves``).
+    M6 is timed and priced with M7 (alone it is a few additions per item, too short to time apart
+    from the interpreter's work around them).  Additions: a ciphertext product
+    or re-encryption 2, an ElGamal encryption 1, a product of $k$ elements $k - 1$; a shuffle proof
+    $5n$ (prover) and $10n + 2$ (verifier); a blinding PoK 4 (prove and verify alike); a decryption-share
+    proof none, its check 2, and $\tilde\sigma_i$ $m$.  Serialised $\mathbb{G}_1$ elements per
+    challenge: a shuffle proof's $5n + 1$ (seed) $+\ 2n + 5$; a blinding PoK's 10, a share proof's 8, the
+    DPK's 3 (with one $\mathbb{G}_2$ and one $\mathbb{G}_T$ element).  Each mix-server combines the
+    blinded ciphertexts (M6), the decryption shares and the DPK commitments itself, and derives the
+    DPK challenge itself, as the protocol has it; per step that gives (per mix-server, then querier):
+
+    * M1: $3n - 2$ g1_add;  M2: $7n$ g1_add, $7n + 6$ g1_to_bytes;  M3: $(m-1)(10n + 2)$ and
+      $(m-1)(7n + 6)$;  M4: $4n$ and $10n$;  M5: $4n(m-1)$ and $10n(m-1)$;
+      M7 with M6: $2n(m-1)$ (the products) $+\ 2n(m-1) + nm$ g1_add and $8nm$ g1_to_bytes;
+      M8: $nm$ g1_add, $3n$ g1_to_bytes, $n$ g2_to_bytes, $n$ gt_to_bytes;
+    * Q1: $n$ g1_add;  Q2: $2n$ g1_add, $n$ g2_add, $3n$ g1_to_bytes, $n$ g2_to_bytes, $n$ gt_to_bytes.
+
+    Not counted (negligible in every step, see ``curves``): $\mathbb{G}_T$ products, negations, the
+    SHA-512 pass over each challenge's input and the framing of its integers, tags and lists.
+    """
     check_sizes(n, m)
     c = lambda **kw: Counts({f"{curve}/{k}": v for k, v in kw.items() if v})
     sp, sv = shuffle.exponentiations(n)

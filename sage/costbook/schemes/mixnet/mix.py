@@ -11,56 +11,16 @@ trivial ciphertexts, whose shuffle part is then vacuous).  The others verify it.
 | step | who | math |
 |---|---|---|
 | M1 | $M_k$ | $c'_{\tau_k(j)} = c_j\,h_N^{\rho_j}$ (re-encrypt, permute) |
-| M2 | $M_k$ | proof of shuffle consistent with $a^{(k)}$ (below) |
+| M2 | $M_k$ | proof of shuffle consistent with $a^{(k)}$ (``prove_shuffle``) |
 | M3 | each other $M_l$ | verify it |
 
 and on the final list $c_1..c_n$: M4 each $M_k$ publishes $c_{ik} = c_i^{4d_k}$ with one batched
 proof (``paillier.prove_shares``); M5 the others verify it; everyone combines
 $v'_i = L(\prod_k c_{ik})/4$.  Output $v'_{\tau(i)} = v_i$, $\tau = \tau_m\circ\dots\circ\tau_1$.
 
-**Proof of shuffle** (Wikström, "A commitment-consistent proof of a shuffle", ACISP 2009,
-Protocol 15 with its sub-protocols; the artifact's ``shuffle_paillier_*``).  With the
-challenge vector $u_j \in [0, 2^{80})$ and $u'_i = u_{\sigma(i)}$, $\sigma = \tau^{-1}$, both sides
-form $A = \prod_j a_j^{u_j} = g_1^{e_0}\prod_i h_i^{u'_i}$ ($e_0 = \sum_j s_j u_j$) and
-$C = \prod_j c_j^{u_j}$; a correct shuffle has $\prod_i c'^{\,u'_i}_i = C\,h_N^{r}$ with
-$r = \sum_i \rho_i u'_i$.  The prover blinds with $t_0, t_1, t_2 \in \mathbb{Z}_q$:
-
-$$b_1 = g_1^{t_0} h_1^{t_1} h_2^{t_2},\qquad b_2 = (1+N)^{t_1} h_N^{t_2} \prod_i c'^{\,u'_i}_i \bmod N^2,$$
-
-and proves, as two Fiat–Shamir sigma proofs with integer responses,
-
-* *equal exponents*: $\mathrm{PK}\{(e_0,t_0,t_1,t_2,u',y_1,y_2):\ A = g_1^{e_0}\prod h_i^{u'_i},\
-  b_1 = g_1^{t_0}h_1^{t_1}h_2^{t_2},\ b_2 = (1+N)^{t_1}h_N^{t_2}\prod c'^{u'_i}_i,\
-  z_1 = G_0^{y_1}\prod G_i^{u'_i},\ z_2 = G_0^{y_2}G_1^{t_1}G_2^{t_2}\}$,
-* *re-encryption*: $\mathrm{PK}\{(t_0,t_1,t_2,r,y_3,y_4):\ b_1 = g_1^{t_0}h_1^{t_1}h_2^{t_2},\
-  b_2/C = (1+N)^{t_1}h_N^{t_2+r},\ z_3 = G_0^{y_3}G_1^{r},\ z_4 = G_0^{y_4}G_1^{t_1}G_2^{t_2}\}$,
-
-where $z_1..z_4$ are Fujisaki–Okamoto commitments modulo $N$ (generators $G_0, G_1, \dots$:
-squares mod $N$ derived from a public seed, so no mix-server knows their relations; the order of
-$QR_N$ is unknown to all of them).  The same exponents live in $\mathbb{G}_1$ (order $q$) and in
-$\mathbb{Z}^*_{N^2}$ (unknown order), so responses are integers, $z = \omega + c\,w$ with $\omega$
-of $|w| + \kappa_c + \kappa_r$ bits: 180 bits for the $u'_i$ (80-bit witnesses), and the FO
-commitments make the extracted witnesses the same integers in both groups.
-
-*Deviations from the artifact*: the challenge vector $u$ is Fiat–Shamir over the statement (the
-artifact's prover draws it itself, so nothing forces it); $(1+N)^t$ is computed as $1 + tN$
-(free) instead of an exponentiation; responses are not truncated mod $2^{\text{bits}}$ (the
-artifact's ``t_mod_2exp`` breaks a proof with probability about $2^{-20}$).  The permutation
-commitment's proof uses this book's Terelius–Wikström code (``shuffle``), generators $g_1$ for
-randomness and $h_i$ for messages, so $b_1$ uses $h_1, h_2$ as the artifact's ``gs[0], gs[1]``.
-
-**Counting.**  Exponentiations mod $N^2$ and mod $N$ tally ``modexp/<|N^2|>/<bits>`` and
-``modexp/<|N|>/<bits>`` at nominal exponent sizes (``paillier``); in $\mathbb{G}_1$ an exponent
-of fewer bits than $q$ tallies ``<curve>/g1_mul/<bits>`` (80-bit challenges, 180-bit responses),
-a full-size one ``<curve>/g1_mul``.  The $\mathbb{G}_1$ part also tallies its light operations
-(``dbsm.LIGHT_KEYS``): additions and the elements serialised for its Fiat–Shamir challenges.  A
-Paillier proof of shuffle adds $n - 1$ ($A$), 2 ($b_1$) and, per $\mathbb{G}_1$ equation evaluated,
-its terms − 1 ($n$ for $A$'s, 2 for $b_1$'s; the verifier one more for dividing by $\mathrm{lhs}^c$):
-$2n + 5$ for the prover, $2n + 6$ for the verifier; both hash the $n$ commitments $a_j$ and each
-sigma proof's $\mathbb{G}_1$ left-hand sides and commitments (4 and 2): $n + 6$ elements.  The
-permutation commitment adds $h_{\tau(j)}$, $n$; its Terelius–Wikström proof adds $5n$ (verifier
-$10n + 2$) and hashes $7n + 6$ elements (``dbsm``'s shuffle counts).  Modular arithmetic has no
-light keys.  ``step_counts`` states all of them; the tests compare a run.
+**Proof of shuffle**: Wikström, "A commitment-consistent proof of a shuffle", ACISP 2009,
+Protocol 15 with its sub-protocols (the artifact's ``shuffle_paillier_*``): ``prove_shuffle``
+states it and where this code deviates from the artifact.  Counts: ``step_counts``.
 """
 from __future__ import annotations
 
@@ -70,9 +30,9 @@ from dataclasses import dataclass, field
 
 from sage.all__sagemath_schemes import Integer
 
-from ...cost import Counts
-from ...counting import tally
-from ...keys import modexp_key
+from ...prices.cost import Counts
+from ...prices.counting import tally
+from ...prices.keys import modexp_key
 from . import paillier as pai, shuffle
 from .dbsm import check_cheat, check_sizes
 from .curves import SYSTEM_RANDOM, curve_by_name, groups
@@ -228,7 +188,38 @@ def _relations(G, pk, n, A, C, b1, b2, z, c_out, seed):
 
 
 def prove_shuffle(G, pk, c_in, c_out, a, tau, s, rho, rng=SYSTEM_RANDOM) -> ShuffleProof:
-    """c_out[tau[j]] = c_in[j] h_N^{rho[j]}; (a, s) = commit_permutation(tau)."""
+    r"""c_out[tau[j]] = c_in[j] h_N^{rho[j]}; (a, s) = commit_permutation(tau).
+
+    **Proof of shuffle** (Wikström, ACISP 2009, Protocol 15).  With the
+    challenge vector $u_j \in [0, 2^{80})$ and $u'_i = u_{\sigma(i)}$, $\sigma = \tau^{-1}$, both sides
+    form $A = \prod_j a_j^{u_j} = g_1^{e_0}\prod_i h_i^{u'_i}$ ($e_0 = \sum_j s_j u_j$) and
+    $C = \prod_j c_j^{u_j}$; a correct shuffle has $\prod_i c'^{\,u'_i}_i = C\,h_N^{r}$ with
+    $r = \sum_i \rho_i u'_i$.  The prover blinds with $t_0, t_1, t_2 \in \mathbb{Z}_q$:
+
+    $$b_1 = g_1^{t_0} h_1^{t_1} h_2^{t_2},\qquad b_2 = (1+N)^{t_1} h_N^{t_2} \prod_i c'^{\,u'_i}_i \bmod N^2,$$
+
+    and proves, as two Fiat–Shamir sigma proofs with integer responses,
+
+    * *equal exponents*: $\mathrm{PK}\{(e_0,t_0,t_1,t_2,u',y_1,y_2):\ A = g_1^{e_0}\prod h_i^{u'_i},\
+      b_1 = g_1^{t_0}h_1^{t_1}h_2^{t_2},\ b_2 = (1+N)^{t_1}h_N^{t_2}\prod c'^{u'_i}_i,\
+      z_1 = G_0^{y_1}\prod G_i^{u'_i},\ z_2 = G_0^{y_2}G_1^{t_1}G_2^{t_2}\}$,
+    * *re-encryption*: $\mathrm{PK}\{(t_0,t_1,t_2,r,y_3,y_4):\ b_1 = g_1^{t_0}h_1^{t_1}h_2^{t_2},\
+      b_2/C = (1+N)^{t_1}h_N^{t_2+r},\ z_3 = G_0^{y_3}G_1^{r},\ z_4 = G_0^{y_4}G_1^{t_1}G_2^{t_2}\}$,
+
+    where $z_1..z_4$ are Fujisaki–Okamoto commitments modulo $N$ (generators $G_0, G_1, \dots$:
+    squares mod $N$ derived from a public seed, so no mix-server knows their relations; the order of
+    $QR_N$ is unknown to all of them).  The same exponents live in $\mathbb{G}_1$ (order $q$) and in
+    $\mathbb{Z}^*_{N^2}$ (unknown order), so responses are integers, $z = \omega + c\,w$ with $\omega$
+    of $|w| + \kappa_c + \kappa_r$ bits: 180 bits for the $u'_i$ (80-bit witnesses), and the FO
+    commitments make the extracted witnesses the same integers in both groups.
+
+    *Deviations from the artifact*: the challenge vector $u$ is Fiat–Shamir over the statement (the
+    artifact's prover draws it itself, so nothing forces it); $(1+N)^t$ is computed as $1 + tN$
+    (free) instead of an exponentiation; responses are not truncated mod $2^{\text{bits}}$ (the
+    artifact's ``t_mod_2exp`` breaks a proof with probability about $2^{-20}$).  The permutation
+    commitment's proof uses this book's Terelius–Wikström code (``shuffle``), generators $g_1$ for
+    randomness and $h_i$ for messages, so $b_1$ uses $h_1, h_2$ as the artifact's ``gs[0], gs[1]``.
+    """
     n = len(c_in)
     if n >= 1 << 20:
         raise ValueError("Paillier shuffle: n must be below 2^20 (the size of r is fixed)")
@@ -434,7 +425,21 @@ def shuffle_counts(n: int, sizes, curve: str = "bn254") -> tuple:
 
 
 def step_counts(n: int, m: int, sizes, curve: str = "bn254") -> dict:
-    """{step: Counts} per mix-server (P*, M*) and for all senders together (S)."""
+    r"""{step: Counts} per mix-server (P*, M*) and for all senders together (S).
+
+    Exponentiations mod $N^2$ and mod $N$ tally ``modexp/<|N^2|>/<bits>`` and
+    ``modexp/<|N|>/<bits>`` at nominal exponent sizes (``paillier``); in $\mathbb{G}_1$ an exponent
+    of fewer bits than $q$ tallies ``<curve>/g1_mul/<bits>`` (80-bit challenges, 180-bit responses),
+    a full-size one ``<curve>/g1_mul``.  The $\mathbb{G}_1$ part also tallies its light operations
+    (``dbsm.LIGHT_KEYS``): additions and the elements serialised for its Fiat–Shamir challenges.  A
+    Paillier proof of shuffle adds $n - 1$ ($A$), 2 ($b_1$) and, per $\mathbb{G}_1$ equation evaluated,
+    its terms − 1 ($n$ for $A$'s, 2 for $b_1$'s; the verifier one more for dividing by $\mathrm{lhs}^c$):
+    $2n + 5$ for the prover, $2n + 6$ for the verifier; both hash the $n$ commitments $a_j$ and each
+    sigma proof's $\mathbb{G}_1$ left-hand sides and commitments (4 and 2): $n + 6$ elements.  The
+    permutation commitment adds $h_{\tau(j)}$, $n$; its Terelius–Wikström proof adds $5n$ (verifier
+    $10n + 2$) and hashes $7n + 6$ elements (``dbsm``'s shuffle counts).  Modular arithmetic has no
+    light keys.  All of them are stated here; the tests compare a run.
+    """
     check_sizes(n, m)
     sp, sv = shuffle_counts(n, sizes, curve)
     pp, pv = pai.share_proof_counts(n, sizes)

@@ -1,22 +1,19 @@
 """Traceable mixnets (seed 003): the published comparisons, the baselines as cost models, the RSA
 accumulator witness, and the curve switch.
 
-What the seed claims, for n = 10^4 items and m = 4 mix-servers on the artifact's Xeon:
+The seed compares, for n items and m mix-servers on the artifact's Xeon, DB-SM and DB-RSM per
+mix-server with a collaborative zkSNARK per prover, and DB-SM with cpSNARK-Set (single prover, set
+membership only: one proof and one membership witness per item).
 
-* DB-SM costs 500 s per mix-server, a collaborative zkSNARK 43 400 s per prover: "86x";
-* DB-RSM costs 2400 s per mix-server against the same 43 400 s: "18x";
-* cpSNARK-Set (single prover, set membership only) costs 220 ms per proof plus 783 ms per
-  membership witness, 10 030 s for n proofs against DB-SM's 500 s: "20x".
-
-``published_ratios`` recomputes the three from the published files (the numbers the seed states,
-each with its line); the baselines are cost models in n (``collab_zksnark_s``, ``cpsnark_set_s``),
-so the ratios can be redone for other n and for prices measured elsewhere.  The O(n) membership
-witness of an RSA accumulator is implemented here (``RSAAccumulator``) and measured on this machine.
+``published_ratios`` recomputes the three ratios from the published files (the numbers the seed
+states, each with its line); the baselines are cost models in n (``collab_zksnark_s``,
+``cpsnark_set_s``), so the ratios can be redone for other n and for prices measured elsewhere.  The
+O(n) membership witness of an RSA accumulator is implemented here (``RSAAccumulator``) and measured
+on this machine.
 
 ``dpk_counts`` are the per-item operation counts of the two DPKs (the only steps that use the
 elliptic curve, read off the artifact's code in the research notes, §4.3-4.4), priced on BN254 and
-on BLS12-381 to check the seed's expectation that the switch costs within 2x on the DPKs and about
-1.3x overall.
+on BLS12-381 to check the seed's expectation of what the switch costs on the DPKs and overall.
 """
 from __future__ import annotations
 
@@ -26,23 +23,23 @@ import random
 import re
 from dataclasses import dataclass
 
-from ... import defaults
-from ...cost import Counts, price
-from ...counting import counting
-from ...intervals import fmt_named, named, spreadless
-from ...keys import modexp_key
-from ...report import fmt_time
+from ...prices import defaults
+from ...prices.cost import Counts, price
+from ...prices.counting import counting
+from ...calibration.intervals import fmt_named, named, spreadless
+from ...prices.keys import modexp_key
+from ...writing.report import fmt_time
 from .. import StepGroup, option_words, options
 from . import artifact
-from .seed import (BASELINES, COLLAB_FACTOR, M_SEED, N_SEED, PUBLISHED, collab_zksnark_s,  # noqa: F401
-                   Parameters, cpsnark_set_s, positive, published_sources, published_times)
+from .seed import (BASELINES, COLLAB_FACTOR, M_SEED, N_SEED, PUBLISHED, collab_zksnark_s, Parameters, cpsnark_set_s,
+    positive, published_sources, published_times)
 
 OPTIONS = options(Parameters)
 #: with the published source the estimate is the seed's own numbers (its artifact ran BN254), so a curve
 #: chooses nothing there: it applies to sources that price the counts
 OPTION_APPLIES = {"curve": {"source": ("measured", "calibrated")}}
 OPTION_WORDS = option_words(Parameters)
-#: the parts of `estimate`'s result that are no estimate of a machine's time from prices (costbook.prediction):
+#: the parts of `estimate`'s result that are no estimate of a machine's time from prices (costbook.calibration.prediction):
 #: the seed's report refitted with its own calibrated prices, whose bounds are the prices' spread over the
 #: refits (the ledger gives its out-of-sample totals their prediction intervals)
 NOT_PREDICTIONS = ("reproduced",)
@@ -338,8 +335,8 @@ def price_sage_counts(counts, source, order, label: str = ""):
 def as_priced(counts, source, order):
     """(Counts, notes): the Sage code's counts as `source` prices them in the backends `order`.
 
-    A file measured before the light operations were counted (the reference machine's) has no price
-    for them nor for a short exponentiation in Sage: a light operation is kept only where the library
+    A file without prices for the light operations nor for a short exponentiation in Sage (the
+    reference machine's): a light operation is kept only where the library
     that prices the curve's exponentiations prices it too (so that two curves compare like with like),
     else left out; a short exponentiation without a price is priced as the full-size one (an upper
     bound); each note says which key and why.  Any other missing price is an error, as always."""
@@ -406,25 +403,21 @@ def step_estimates(source, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254
 #: non-zero there, the (m - 1) terms of the checks of the other mix-servers included).  How the counts
 #: grow with n and m is not what a timing shows: tests/test_mixnet_light_ops.py tallies each step of
 #: both protocols through the clock the validation times them with at (2, 2), (3, 2) and (2, 3)
-#: (DB-RSM also at (1, 2)) and requires exactly the stated counts.  What the timing adds is that those counts, priced,
-#: are the steps' time, which holds or fails alike at any size.  The former (4, 2) and (2, 3) runs took
-#: 2.5 times as long as (2, 2), and in the last committed run their steps' errors lay where the same
-#: steps' did at (2, 2) (DB-SM M2 +4.6%, +4.4%, +4.7%; M3 +4.8%, +4.4%, +4.3%), except DB-RSM M1 at
-#: (4, 2), +10.1% against +5.2% and -0.5% (issue 22).
+#: (DB-RSM also at (1, 2)) and requires exactly the stated counts.  What the timing adds is that those
+#: counts, priced, are the steps' time, which holds or fails alike at any size: larger sizes would make
+#: the run longer and check nothing more.
 VALIDATION_SIZES = ((2, 2),)
 VALIDATION_MAX = (8, 4)         # --n and --m of a validation run: the Sage protocol runs at that size
 # What a validation's error is made of (its prediction interval's margin comes from the committed runs
-# at the other sizes and of the other schemes, costbook.uncertainty).  Every step is its pairing-group
-# operations, additions and Fiat–Shamir serialisations, plus two measured terms: the interpreter's work
-# around them, measured by replaying the run without its priced operations (costbook.replay: 0.1-2%
-# of a step), and its cold start (_cold_start_probe).  A step starts where the step before it left
-# the caches: the first multiplication after the previous run's pairings ran 0.15-0.25 ms slow, which
-# put DB-RSM's Q0 (3 ms at n = 2, nothing but 3n multiplications and their checks) +8% to +23% over
-# its counts priced and DB-SM's Q1 up to +8%, and beyond twice its interval's half-width in fresh
-# clones' gates; with its cold start measured beside it Q0 is predicted like the other steps.  What is
-# left is context: timed in place, a DB-SM run's 670 G1 multiplications had a median 2-4% and a mean
-# 5-7% above their own benchmark loop, by an amount that varies with the process, so the M steps ran
-# +2% to +9% in single quiet processes; the margin carries that.
+# at the other sizes and of the other schemes, costbook.calibration.uncertainty).  Every step is its
+# pairing-group operations, additions and Fiat–Shamir serialisations, plus two measured terms: the
+# interpreter's work around them, measured by replaying the run without its priced operations
+# (costbook.prices.replay), and its cold start (_cold_start_probe).  A step starts where the step
+# before it left the caches: the first multiplication after the previous run's pairings runs slow,
+# which shows in a short step such as DB-RSM's Q0 (nothing but 3n multiplications and their checks)
+# and DB-SM's Q1; with its cold start measured beside it such a step is predicted like the others.
+# What is left is context: timed in place, G1 multiplications run slower than in their own benchmark
+# loop, by an amount that varies with the process; the margin carries that.
 
 
 def run_counts(steps: dict, m: int) -> dict:
@@ -436,8 +429,8 @@ def validate(n=None, m=None, **_ignored) -> dict:
     """Time every priced step of a DB-SM and a DB-RSM query of the Sage code at small (n, m) (default:
     each of VALIDATION_SIZES; --n and --m pick one, up to VALIDATION_MAX), against its counts priced
     with Sage prices measured in the same rounds (``validation.validate_clocked_together``: every run in
-    one set of rounds), each step's interpreter work measured by a replay (``costbook.replay``)."""
-    from ...validation import runs_result, validate_clocked_together
+    one set of rounds), each step's interpreter work measured by a replay (``costbook.prices.replay``)."""
+    from ...calibration.validation import runs_result, validate_clocked_together
     if n is None and m is None:
         sizes = VALIDATION_SIZES
     else:
@@ -458,7 +451,7 @@ def validate(n=None, m=None, **_ignored) -> dict:
 def _validation_case(protocol: str, n: int, m: int) -> tuple:
     """One protocol's run at (n, m) for ``validation.validate_clocked_together``: (run(clock), its
     whole run's counts per step, replay(clock))."""
-    from ...replay import Replay
+    from ...prices.replay import Replay
     from . import dbrsm, dbsm
     from .curves import groups
     G = groups("bn254")
@@ -479,10 +472,9 @@ def _validation_case(protocol: str, n: int, m: int) -> tuple:
 def _cold_start_probe() -> tuple:
     """A step's cold start in these runs (``validation.validate_clocked_together``): (before, first),
     a pairing, the work every run's last steps end with and what each timed run starts after, and two
-    G1 multiplications, which the probe times right after a pairing and again warm.  On the 2-core AMD
-    EPYC the first multiplication after a pairing took 0.15-0.25 ms more than the next (after a G_T
-    exponentiation 0.02 ms, after a sweep over a 16 MB array none): about 6% of Q0 at n = 2, under 2%
-    of any M step."""
+    G1 multiplications, which the probe times right after a pairing and again warm.  The first
+    multiplication after a pairing is slower than the next (after a G_T exponentiation barely, after a
+    sweep over a large array not at all): that shows in a short step such as Q0, hardly in an M step."""
     from .curves import groups
     C = groups("bn254").C
     P, Q = C.G1, C.G2
@@ -492,12 +484,12 @@ def _cold_start_probe() -> tuple:
 
 
 def format_validation(result: dict) -> str:
-    from ...validation import format_runs
+    from ...calibration.validation import format_runs
     return format_runs(result, ["protocol", "n", "m"])
 
 
 # ---------------------------------------------------------------------------
-# The reproduction ledger (costbook.ledger): every figure seed 003 prints, and its sample report
+# The reproduction ledger (costbook.views.ledger): every figure seed 003 prints, and its sample report
 
 REPORT_KEY = "repo-traceable-mixnets"           # the sample report is a file of the artifact's repository
 REPORT_FIGURES = 2                               # the report prints 2 significant figures
@@ -535,7 +527,7 @@ def ledger_claims() -> dict:
 
 def ledger_rows() -> list:
     """The seed's figures, the report's lines, sub-totals and totals: out-of-sample rows first."""
-    from ... import ledger as L
+    from ...views import ledger as L
     from . import artifact as A
     ours, base = published_sources()
     note_file = ours.provenance["seed"]

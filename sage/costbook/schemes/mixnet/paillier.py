@@ -1,60 +1,13 @@
 r"""Threshold Paillier as the artifact uses it (``optthpaillier.py``): Damgård–Jurik–Nielsen, $s = 1$,
 the optimised variant of their §4.1, with an m-of-m additive sharing of the decryption exponent.
 
-**Keys.**  $N = pq$ with $p = 2p'+1$, $q = 2q'+1$ safe primes (``cs03.primes``), $p' \ne q'$; safe
-primes above 7 are $3 \bmod 4$, so $-1$ is a non-square of Jacobi symbol $+1$ modulo $N$.  The
-group $\mathbb{Z}^*_{N^2}$ has order $4Np'q'$.  Public:
-
-* $h = -x^2 \bmod N^2$ for a random unit $x$ (a generator of the Jacobi-$+1$ units, DJN §4.1) and
-  $h_N = h^N \bmod N^2$;
-* $v = y^2 \bmod N^2$, a random square, and verification keys $v_k = v^{d_k} \bmod N^2$.
-
-Secret: $d$ with $d \equiv 0 \pmod{p'q'}$ and $d \equiv 1 \pmod N$ (CRT), shared additively,
-$d = \sum_k d_k \bmod Np'q'$, one share per mix-server.  (The artifact hard-codes its primes; here
-they are given or generated, and checked.)
-
-**Encryption** of $M \in \mathbb{Z}_N$ with a *short* $r \leftarrow [0, 2^{\lceil\kappa/2\rceil})$,
-$\kappa = |N|$ (DJN §4.1: $h_N$ generates a group of order dividing $p'q'$, so half-length
-randomness suffices):
-
-$$\mathrm{Enc}(M; r) = (1+N)^M\, h_N^{\,r} = (1 + MN)\, h_N^{\,r} \bmod N^2,$$
-
-one exponentiation ($(1+N)^M = 1 + MN$ is free).  Homomorphic: $\mathrm{Enc}(M;r)\,\mathrm{Enc}(M';r')
-= \mathrm{Enc}(M+M'; r+r')$; re-encryption multiplies by $\mathrm{Enc}(0; r')$.
-
-**Threshold decryption.**  Mix-server k publishes $c_k = c^{4d_k} \bmod N^2$.  Since
-$4d \equiv 0 \pmod{4p'q'}$ kills the $h_N^r$ part and $4d \equiv 4 \pmod N$,
-
-$$\prod_k c_k = c^{4d} = (1+N)^{4M} = 1 + 4MN \pmod{N^2},\qquad
-M = L\Big(\prod_k c_k\Big)\cdot 4^{-1} \bmod N,\quad L(x) = (x-1)/N.$$
-
-**Batched proof of the shares** (``pai_share_decryption_batchpf``).  For ciphertexts
-$c_1..c_n$ and shares $c_{1k}..c_{nk}$, k shows $v_k = v^{d_k} \wedge c_{ik} = (c_i^4)^{d_k}$ for all
-i at once: with weights $\delta_0..\delta_n \in [0, 2^{80})$ (Bellare–Garay–Rabin),
-
-$$A = v_k^{\delta_0}\prod_i c_{ik}^{\delta_i},\qquad B = v^{\delta_0}\prod_i c_i^{4\delta_i},\qquad
-\mathrm{PK}\{d_k:\ A = B^{d_k}\},$$
-
-a Chaum–Pedersen proof over the integers (the order $Np'q'$ is unknown to k): $\rho \leftarrow
-[0, 2^{|d_k| + \kappa_c + \kappa_r})$, $R = B^\rho$, $c = H(\dots)$ truncated to $\kappa_c = 80$ bits,
-$z = \rho + c\,d_k$ (no reduction); accept iff $B^z = R\,A^c$ and $0 \le z < 2^{|\rho|+1}$.  The extra
-$\kappa_r = 20$ bits make $z$ statistically hide $c\,d_k$.
-
-*Deviations from the artifact* (each one a fix, all visible in the counts): the weights are
-derived by Fiat–Shamir from the statement instead of being sent by the verifier; every item is
-covered (the artifact's loops start at $i = 1$ and skip item 0); $\rho$ has $|d_k| + 100$ bits
-where the artifact draws $\kappa + 80 = 2130$ bits, shorter than $d_k$ itself ($\approx 2\kappa$
-bits), so its response does not hide $d_k$; $v$ is a random square (the artifact takes a random
-residue below $N$); the ``embedded_q`` option (plaintexts $M + qx$) is left out.
-
-**Counting.**  Every exponentiation goes through ``_pow``, which tallies
-``modexp/<|modulus|>/<exponent bits>``.  The modulus bits are the actual bit length of $N^2$
-(or $N$).  Exponent bits are *nominal*: the size of the range the exponent is drawn from
-($\lceil\kappa/2\rceil$ for $r$, 80 for weights and challenges, 82 for $4\delta_i$, ``share`` bits
-$= |4Np'q'|$ for $4d_k$, $|\rho|$ for $\rho$ and for the response $z$, which exceeds it by one bit
-with probability about $2^{-\kappa_r}$).  So a run's tallies do not depend on the random draws.
-Products mod $N^2$, inverses and hashes are not tallied (negligible next to an exponentiation,
-notes §4.0).  Key generation is setup: untallied.
+$N = pq$ with safe primes; public $h_N$ (for encryption), $v$ and the verification keys $v_k$;
+secret $d \equiv 0 \pmod{p'q'}$, $d \equiv 1 \pmod N$, shared additively among the m mix-servers
+(``keygen``).  $\mathrm{Enc}(M; r) = (1 + MN)\, h_N^{\,r} \bmod N^2$ with a short $r$ (``encrypt``).
+Mix-server k's decryption share is $c^{4d_k}$, and the product of the m shares gives $M$
+(``combine``).  A batched Chaum–Pedersen proof over the integers shows all of a mix-server's shares
+correct at once (``prove_shares``, which also lists where this code deviates from the artifact).
+Every exponentiation is tallied at a nominal size (``_pow``); key generation is setup, untallied.
 """
 from __future__ import annotations
 
@@ -64,9 +17,9 @@ from dataclasses import dataclass
 
 import gmpy2
 
-from ...cost import Counts
-from ...counting import tally
-from ...keys import modexp_key
+from ...prices.cost import Counts
+from ...prices.counting import tally
+from ...prices.keys import modexp_key
 from ...groups.rsa import is_safe_prime, random_safe_prime, require_safe_prime
 from .elgamal import check_m
 from .curves import SYSTEM_RANDOM
@@ -109,7 +62,17 @@ class Sizes:
 
 
 def _pow(base: int, exp: int, mod: int, exp_bits: int) -> int:
-    """base^exp mod `mod`, tallied as modexp/<|mod|>/<exp_bits> (exp_bits: nominal size)."""
+    r"""base^exp mod `mod`, tallied as modexp/<|mod|>/<exp_bits> (exp_bits: nominal size).
+
+    Every exponentiation of this module goes through here, which tallies
+    ``modexp/<|modulus|>/<exponent bits>``.  The modulus bits are the actual bit length of $N^2$
+    (or $N$).  Exponent bits are *nominal*: the size of the range the exponent is drawn from
+    ($\lceil\kappa/2\rceil$ for $r$, 80 for weights and challenges, 82 for $4\delta_i$, ``share`` bits
+    $= |4Np'q'|$ for $4d_k$, $|\rho|$ for $\rho$ and for the response $z$, which exceeds it by one bit
+    with probability about $2^{-\kappa_r}$).  So a run's tallies do not depend on the random draws.
+    Products mod $N^2$, inverses and hashes are not tallied (negligible next to an exponentiation,
+    notes §4.0).  Key generation is setup: untallied.
+    """
     if exp < 0:
         raise ValueError("negative exponents are not used here")
     tally(modexp_key(mod.bit_length(), exp_bits))
@@ -177,7 +140,20 @@ def random_unit(N: int, rng) -> int:
 
 
 def keygen(m: int, p: int | None = None, q: int | None = None, bits: int = 1024, rng=SYSTEM_RANDOM):
-    """(pk, [d_1..d_m]) for m mix-servers; p, q are generated (`bits` each) unless given."""
+    r"""(pk, [d_1..d_m]) for m mix-servers; p, q are generated (`bits` each) unless given.
+
+    **Keys.**  $N = pq$ with $p = 2p'+1$, $q = 2q'+1$ safe primes (``cs03.primes``), $p' \ne q'$; safe
+    primes above 7 are $3 \bmod 4$, so $-1$ is a non-square of Jacobi symbol $+1$ modulo $N$.  The
+    group $\mathbb{Z}^*_{N^2}$ has order $4Np'q'$.  Public:
+
+    * $h = -x^2 \bmod N^2$ for a random unit $x$ (a generator of the Jacobi-$+1$ units, DJN §4.1) and
+      $h_N = h^N \bmod N^2$;
+    * $v = y^2 \bmod N^2$, a random square, and verification keys $v_k = v^{d_k} \bmod N^2$.
+
+    Secret: $d$ with $d \equiv 0 \pmod{p'q'}$ and $d \equiv 1 \pmod N$ (CRT), shared additively,
+    $d = \sum_k d_k \bmod Np'q'$, one share per mix-server.  (The artifact hard-codes its primes; here
+    they are given or generated, and checked.)
+    """
     check_m(m)
     if p is None or q is None:
         if not (p is None and q is None):
@@ -227,7 +203,17 @@ def are_ciphertexts(pk: PublicKey, values) -> bool:
 
 
 def encrypt(pk: PublicKey, M, rng=SYSTEM_RANDOM, r: int | None = None):
-    """(Enc(M; r), r): (1 + MN) h_N^r mod N^2 with r of ceil(kappa/2) bits, drawn unless given."""
+    r"""(Enc(M; r), r): (1 + MN) h_N^r mod N^2 with r of ceil(kappa/2) bits, drawn unless given.
+
+    **Encryption** of $M \in \mathbb{Z}_N$ with a *short* $r \leftarrow [0, 2^{\lceil\kappa/2\rceil})$,
+    $\kappa = |N|$ (DJN §4.1: $h_N$ generates a group of order dividing $p'q'$, so half-length
+    randomness suffices):
+
+    $$\mathrm{Enc}(M; r) = (1+N)^M\, h_N^{\,r} = (1 + MN)\, h_N^{\,r} \bmod N^2,$$
+
+    one exponentiation ($(1+N)^M = 1 + MN$ is free).  Homomorphic: $\mathrm{Enc}(M;r)\,\mathrm{Enc}(M';r')
+    = \mathrm{Enc}(M+M'; r+r')$; re-encryption multiplies by $\mathrm{Enc}(0; r')$.
+    """
     M = check_plaintext(pk, M)
     bits = pk.sizes.r
     r = rng.getrandbits(bits) if r is None else int(r)
@@ -251,7 +237,14 @@ def share_decrypt(pk: PublicKey, c: int, d_k: int) -> int:
 
 
 def combine(pk: PublicKey, shares) -> int:
-    """M = L(prod_k c_k) / 4 mod N from the m shares of one ciphertext."""
+    r"""M = L(prod_k c_k) / 4 mod N from the m shares of one ciphertext.
+
+    **Threshold decryption.**  Mix-server k publishes $c_k = c^{4d_k} \bmod N^2$.  Since
+    $4d \equiv 0 \pmod{4p'q'}$ kills the $h_N^r$ part and $4d \equiv 4 \pmod N$,
+
+    $$\prod_k c_k = c^{4d} = (1+N)^{4M} = 1 + 4MN \pmod{N^2},\qquad
+    M = L\Big(\prod_k c_k\Big)\cdot 4^{-1} \bmod N,\quad L(x) = (x-1)/N.$$
+    """
     if len(shares) != pk.m:
         raise ValueError(f"combine: need all {pk.m} decryption shares, got {len(shares)}")
     x = 1
@@ -295,7 +288,27 @@ def _batch(pk: PublicKey, k: int, cts, shares):
 
 
 def prove_shares(pk: PublicKey, k: int, d_k: int, cts, shares, rng=SYSTEM_RANDOM) -> ShareProof:
-    """Mix-server k proves shares[i] = cts[i]^{4 d_k} for every i, and v_k = v^{d_k}, in one proof."""
+    r"""Mix-server k proves shares[i] = cts[i]^{4 d_k} for every i, and v_k = v^{d_k}, in one proof.
+
+    **Batched proof of the shares** (``pai_share_decryption_batchpf``).  For ciphertexts
+    $c_1..c_n$ and shares $c_{1k}..c_{nk}$, k shows $v_k = v^{d_k} \wedge c_{ik} = (c_i^4)^{d_k}$ for all
+    i at once: with weights $\delta_0..\delta_n \in [0, 2^{80})$ (Bellare–Garay–Rabin),
+
+    $$A = v_k^{\delta_0}\prod_i c_{ik}^{\delta_i},\qquad B = v^{\delta_0}\prod_i c_i^{4\delta_i},\qquad
+    \mathrm{PK}\{d_k:\ A = B^{d_k}\},$$
+
+    a Chaum–Pedersen proof over the integers (the order $Np'q'$ is unknown to k): $\rho \leftarrow
+    [0, 2^{|d_k| + \kappa_c + \kappa_r})$, $R = B^\rho$, $c = H(\dots)$ truncated to $\kappa_c = 80$ bits,
+    $z = \rho + c\,d_k$ (no reduction); accept iff $B^z = R\,A^c$ and $0 \le z < 2^{|\rho|+1}$.  The extra
+    $\kappa_r = 20$ bits make $z$ statistically hide $c\,d_k$.
+
+    *Deviations from the artifact* (each one a fix, all visible in the counts): the weights are
+    derived by Fiat–Shamir from the statement instead of being sent by the verifier; every item is
+    covered (the artifact's loops start at $i = 1$ and skip item 0); $\rho$ has $|d_k| + 100$ bits
+    where the artifact draws $\kappa + 80 = 2130$ bits, shorter than $d_k$ itself ($\approx 2\kappa$
+    bits), so its response does not hide $d_k$; $v$ is a random square (the artifact takes a random
+    residue below $N$); the ``embedded_q`` option (plaintexts $M + qx$) is left out.
+    """
     A, B, seed = _batch(pk, k, cts, shares)
     bits = pk.sizes.rho
     rho = rng.getrandbits(bits)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ... import measurements
+from ...prices import measurements
 from .. import Bounds, check_parameters, option
 
 #: seed 003's DB-SM / DB-RSM and sample-report times (n = 10^4, m = 4; seed lines in the file)

@@ -2,9 +2,7 @@ r"""Terelius–Wikström proof of a shuffle of ElGamal ciphertexts in $\mathbb{G
 (the artifact's ``commit_perm`` and ``shuffle_elgamal_nizkproof``; notation of Haenni et al.,
 "Pseudo-code algorithms for verifiable re-encryption mix-nets", FC 2017).
 
-**Permutation commitment** (published once, in preprocessing).  With independent generators
-$h, h_1,\dots,h_n$ of unknown logarithms (``curves.hash_to_g1``), a mix-server that sends input
-$j$ to output position $\tau(j)$ publishes $a_j = g_1^{s_j} h_{\tau(j)}$ ($n$ exponentiations).
+A mix-server commits to its permutation $\tau$ once, in preprocessing (``commit_permutation``).
 
 **Shuffle.**  Outputs $e'_i = e_{\sigma(i)}\cdot\mathrm{Enc}(1;\rho_i)$ with $\sigma = \tau^{-1}$,
 ciphertexts $e = (e_0, e_1) = (g_1^\rho, M pk^\rho)$.  Challenges
@@ -19,9 +17,7 @@ $r' = \sum \rho_i u'_i$, $\hat r_i$ and $u'_i$ with
 * $\prod_j e_{j,0}^{u_j} = g_1^{-r'}\prod_i e'^{u'_i}_{i,0}$ and
   $\prod_j e_{j,1}^{u_j} = pk^{-r'}\prod_i e'^{u'_i}_{i,1}$ (the ciphertexts follow it),
 
-as one Fiat–Shamir sigma protocol.  Costs, counted from the code below: prover $7n + 5$
-$\mathbb{G}_1$ exponentiations, verifier $9n + 11$ (the notes, §4.1, read $7n$ and $9n$ off the
-artifact; it reuses the chain across runs for part of the work, we do not).
+as one Fiat–Shamir sigma protocol (costs: ``exponentiations``).
 
 To prove a *reverse* permutation with the same commitment (DB-SM), swap the roles of inputs and
 outputs: the new list is the "input" $e$, the old list the "output" $e'$, and $\rho_i$ becomes
@@ -61,7 +57,12 @@ def inverse(tau) -> list:
 
 
 def commit_permutation(G, tau, rng):
-    """(a, s): a_j = g1^{s_j} h_{tau(j)}."""
+    r"""(a, s): a_j = g1^{s_j} h_{tau(j)}.
+
+    The permutation commitment, published once, in preprocessing.  With independent generators
+    $h, h_1,\dots,h_n$ of unknown logarithms (``curves.hash_to_g1``), a mix-server that sends input
+    $j$ to output position $\tau(j)$ publishes $a_j = g_1^{s_j} h_{\tau(j)}$ ($n$ exponentiations).
+    """
     _, hs = commitment_key(G, len(tau))
     s = [G.random_scalar(rng) for _ in tau]
     return [G.op(G.exp1(G.g1, sj), hs[t]) for sj, t in zip(s, tau)], s
@@ -183,7 +184,10 @@ def verify(G, pk, e, e_out, a, proof: ShuffleProof) -> bool:
 
 def exponentiations(n: int) -> tuple:
     """(prover, verifier) G1 exponentiations of one proof of shuffle of n ciphertexts, counted from
-    ``prove`` and ``verify`` above (the tests compare them with a tallied run)."""
+    ``prove`` and ``verify`` above (the tests compare them with a tallied run).
+
+    The notes (§4.1) read 7n and 9n off the artifact: it reuses the chain across runs for part of
+    the work, this code does not."""
     return 7 * n + 5, 9 * n + 11
 
 

@@ -1,11 +1,12 @@
 """The punch cards in the comparison chapter: their rows (``rows``), their seed-machine prices
 without a spread, the merge check and forgery, and the lookup against the scan; ``EXPORTS`` are
-also reachable as ``costbook.compare.<name>``."""
+also reachable as ``costbook.views.compare.<name>``."""
 from __future__ import annotations
 
-from costbook import measurements
-from costbook.report import fmt_printed
-from costbook.compare import PREDICTED, OperationCost, bounds, first_crossing, published_source, shares, backends_of
+from costbook.prices import measurements
+from costbook.writing.report import fmt_printed
+from costbook.views.compare import (PREDICTED, OperationCost, bounds, first_crossing, published_source, shares,
+    backends_of)
 from costbook.schemes import get
 
 NAME = "punchcard"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 
-from ...counting import tally
+from ...prices.counting import tally
 from . import dleq, mergeable
 
 

@@ -33,7 +33,7 @@ class Group:
 
     Elements are whatever the underlying implementation uses; the protocol
     touches them only through these methods.  Subclasses tally each priced
-    operation with ``costbook.counting.tally``.
+    operation with ``costbook.prices.counting.tally``.
     """
     name: str = "group"
     order: int                      # q, prime

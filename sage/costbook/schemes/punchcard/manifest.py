@@ -18,12 +18,12 @@ SEED_NOTES = {"000": "seed-punchcard"}
 SEED_ERRATA = {79: "the seed truncates 1098.39 µs to 1.09 ms (its other averages are rounded)"}
 #: the small validation runs tests/test_validation_bounds.py makes (each within the bounds its model states)
 VALIDATION_CASES = ({"curve": "ristretto255", "punches": 2}, {"curve": "bls12_381", "punches": 2})
-#: the validation runs committed as evidence of the model's error (python -m costbook.calibrate): the
+#: the validation runs committed as evidence of the model's error (python -m costbook.calibration.calibrate): the
 #: gate's, and each curve at the chapter's ten punches (a larger card, with a spent-card set on
 #: ristretto255 and the two-pairing redemption on BLS12-381)
 CALIBRATION_CASES = (*VALIDATION_CASES, {"curve": "ristretto255", "punches": 10, "db_size": 1000},
                      {"curve": "bls12_381", "punches": 10, "redeem_check": "two"})
-#: the values the book's page offers (python -m costbook.live): punches and database sizes spread
+#: the values the book's page offers (python -m costbook.book.live): punches and database sizes spread
 #: over their bounds (0: no database scan).  Each BLS12-381 value runs the Sage protocol once (about
 #: 0.08 s a punch), so the page stops at 50 punches; the CLI takes up to 100.
 LIVE_GRID = {"punches": (1, 2, 4, 10, 20, 50), "db_size": (0, 1000, 100_000, 1_000_000)}

@@ -6,23 +6,13 @@ independent masks:
 
 $$C_1 = H_1(s)^{\\,k^i r_1} \\in \\mathbb{G}_1, \\qquad C_2 = H_2(s)^{\\,k^i r_2} \\in \\mathbb{G}_2 .$$
 
-* **Server setup.**  $k \\leftarrow \\mathbb{Z}_r$; publish $pk_1 = g_1^k$ and $pk_2 = g_2^k$.
-* **Card setup.**  $s \\leftarrow \\{0,1\\}^{256}$; $C_j = H_j(s)^{r_j}$ for $j = 1, 2$.
-* **Punch.**  The ristretto punch, run once in $\\mathbb{G}_1$ and once in $\\mathbb{G}_2$ with
-  the same $k$, each half with its own Chaum–Pedersen proof.
-* **Merge and redeem.**  With card $A$ punched $a$ times and card $B$ punched $b$ times, the
-  client unmasks $A_1 = H_1(s_A)^{k^a}$ and $B_2 = H_2(s_B)^{k^b}$ and sends
-  $(s_A, s_B, T)$ with
-  $$T = e(A_1, B_2) = e\\big(H_1(s_A), H_2(s_B)\\big)^{k^{a+b}} ;$$
-  the server accepts iff $T = e\\big(H_1(s_A)^{k^n}, H_2(s_B)\\big)$ for $n = a + b$, and
-  neither secret was spent.
-
+The server punches both halves with the same key (``Server.punch``); to redeem, the client pairs
+one card's $\\mathbb{G}_1$ half with the other's $\\mathbb{G}_2$ half (``merge``, ``Server.redeem``).
 Bilinearity turns the product of the two cards' exponents into the sum of their punch
-counts, which a plain Diffie–Hellman group cannot do.  That single-pairing check is the
-PunchCard code at HEAD (commit 30f66ed, "improve redeem/verify time by factor 2").  The
-code before it also sent $T' = e(B_1, A_2)$ and checked
-$T' = e\\big(H_1(s_B)^{k^n}, H_2(s_A)\\big)$: ``redeem_check="two"`` below.  Only the two-pairing
-check counts punches correctly; see ``mix_and_match`` and the chapter.
+counts, which a plain Diffie–Hellman group cannot do.  The PunchCard code at commit 30f66ed
+checks a single pairing (``redeem_check="single"``), the code before it two
+(``redeem_check="two"``).  Only the two-pairing check counts punches correctly; see
+``mix_and_match`` and the chapter.
 
 Transcribed from ``cargo/src/crypto_pairing.rs`` (pairing-plus 0.18): every compressed
 $\\mathbb{G}_1$/$\\mathbb{G}_2$ element is decoded with its subgroup check, the generator has no
@@ -73,7 +63,9 @@ def fr_power(k: int, n: int, r: int) -> int:
 
 
 class Server:
-    """The shop: k, pk_1 = g_1^k, pk_2 = g_2^k, the set of spent secrets."""
+    """The shop: k, pk_1 = g_1^k, pk_2 = g_2^k, the set of spent secrets.
+
+    Server setup: k <- Z_r; publish pk_1 = g_1^k and pk_2 = g_2^k."""
 
     def __init__(self, E: Pairing, rng=SYSTEM_RANDOM, redeem_check: str = "single"):
         if redeem_check not in REDEEM_CHECKS:
@@ -92,7 +84,10 @@ class Server:
         return card_new, dleq.prove(G, self.k, pk, C, card, card_new, self.rng)
 
     def punch(self, card1: bytes, card2: bytes) -> tuple:
-        """(C_1, C_2) -> (C_1^k, C_2^k, proof in G_1, proof in G_2): 48+96+128+224 = 496 bytes."""
+        """(C_1, C_2) -> (C_1^k, C_2^k, proof in G_1, proof in G_2): 48+96+128+224 = 496 bytes.
+
+        The ristretto punch, run once in G_1 and once in G_2 with the same k, each half with its
+        own Chaum–Pedersen proof."""
         new1, proof1 = self._punch_half(self.E.G1, self.pk1, card1)
         new2, proof2 = self._punch_half(self.E.G2, self.pk2, card2)
         return new1, new2, proof1, proof2
@@ -105,7 +100,9 @@ class Server:
     def redeem(self, secret_a: bytes, secret_b: bytes, merged: tuple, punches: int) -> bool:
         """Accept a merged card worth `punches` punches; both secrets become spent.
 
-        `merged` is (T,) for the single-pairing check, (T, T') for the two-pairing one.
+        `merged` is (T,) for the single-pairing check, (T, T') for the two-pairing one.  The server
+        accepts iff T = e(H_1(s_A)^{k^n}, H_2(s_B)) for n = `punches`, with the two-pairing check
+        also T' = e(H_1(s_B)^{k^n}, H_2(s_A)), and neither secret was spent.
         """
         E = self.E
         n = checks.integer(punches)
@@ -168,7 +165,9 @@ class Half:
 
 
 class Card:
-    """A mergeable card: a G_1 half and a G_2 half with the same secret."""
+    """A mergeable card: a G_1 half and a G_2 half with the same secret.
+
+    Card setup: s <- {0,1}^256; C_j = H_j(s)^{r_j} for j = 1, 2."""
 
     def __init__(self, E: Pairing, rng=SYSTEM_RANDOM):
         self.E = E
@@ -195,7 +194,8 @@ class Card:
 def merge(a: Card, b: Card, redeem_check: str = "single") -> tuple:
     """The client's redemption message: (s_A, s_B, (T,)) or (s_A, s_B, (T, T')).
 
-    T = e(A_1, B_2) with A_1 = H_1(s_A)^{k^a}, B_2 = H_2(s_B)^{k^b}; with the two-pairing
+    T = e(A_1, B_2) = e(H_1(s_A), H_2(s_B))^{k^{a+b}} with the unmasked A_1 = H_1(s_A)^{k^a},
+    B_2 = H_2(s_B)^{k^b} of card A punched a times and card B punched b times; with the two-pairing
     check also T' = e(B_1, A_2).  Each T is 576 bytes.
     """
     E = a.E

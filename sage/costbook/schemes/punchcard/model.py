@@ -2,7 +2,7 @@
 
 Counts.  ``count_steps`` runs one card from setup to redemption (for BLS12-381: the
 benchmark of ``lib.rs``, two cards of punches/2 punches merged into one redemption) with
-every step inside its own ``costbook.counting.counting()`` block, and returns one count
+every step inside its own ``costbook.prices.counting.counting()`` block, and returns one count
 vector per step: per run of the step, so a punch step is one punch.
 
 Prices (``prices``).  A measured file's native libraries (``native_prices``), or for a published
@@ -16,17 +16,17 @@ import copy
 import functools
 import random
 
-from ...cost import Counts, price
-from ...counting import counting
-from ...derived import loo_pivot, nnls_relative, ratio_source, spread_of
-from ...intervals import fmt_interval, fmt_of, interval, spreadless
-from ...measurements import MeasurementSet
+from ...prices.cost import Counts, price
+from ...prices.counting import counting
+from ...prices.derived import loo_pivot, nnls_relative, ratio_source, spread_of
+from ...calibration.intervals import fmt_interval, fmt_of, interval, spreadless
+from ...prices.measurements import MeasurementSet
 from .. import StepGroup, option_words, options
 from . import curves, mergeable, ristretto
-from .prices import (NATIVE, SEED_BACKEND, SEED_FILE, _single, anchor_for, anchors, kind_of,  # noqa: F401
-                     native_prices, seed_machine_prices)
-from .seed import (CURVES, LABELS, PRICE_FILE, Parameters, STEPS, VARIANTS, message_size_formulas,
-                   published_prices, published_steps, step_key)
+from .prices import (NATIVE, SEED_BACKEND, SEED_FILE, _single, anchor_for, anchors, kind_of, native_prices,
+    seed_machine_prices)
+from .seed import (CURVES, LABELS, PRICE_FILE, Parameters, STEPS, VARIANTS, message_size_formulas, published_prices,
+    published_steps, step_key)
 
 #: what `costbook estimate punchcard --source published` prices with (the seed's stated prices)
 PUBLISHED = PRICE_FILE
@@ -419,7 +419,7 @@ def seed_printed(curve: str, step: str, machine: str = "laptop") -> str | None:
 
 
 def format_estimate(result: dict) -> str:
-    from ...report import Table, fmt_time
+    from ...writing.report import Table, fmt_time
     head = (f"punch card on {result['curve']}, {result['punches']} punches, "
             f"database of {result['db_size']:,} spent cards"
             + (f", {result['redeem_check']}-pairing redemption check" if result.get("redeem_check") else "")
@@ -514,7 +514,7 @@ def _copy_card(card: mergeable.Card) -> mergeable.Card:
 
 VALIDATION_BACKENDS = ("sage",)
 # What a validation's error is made of (its prediction interval's margin comes from the committed
-# runs, costbook.uncertainty): every step is scalar multiplications, encodings and hashes the counts
+# runs, costbook.calibration.uncertainty): every step is scalar multiplications, encodings and hashes the counts
 # price, but inside a step they alternate: the Chaum–Pedersen proof's fixed-base multiplication reads a
 # table of 1024 points that PARI's variable-base multiplication has just evicted, and the proof ran 5%
 # over the same two multiplications timed each in its own loop (879 against 837 µs for ristretto255).
@@ -526,7 +526,7 @@ VALIDATION_BACKENDS = ("sage",)
 def validate(curve: str = "ristretto255", punches: int = 10, db_size: int = 0,
              redeem_check: str = "single", profile=None, **_ignored) -> dict:
     """Time each step of the Sage code and compare it with its counts priced in Sage, now."""
-    from ...validation import runs_result, validate_steps
+    from ...calibration.validation import runs_result, validate_steps
     counts = count_steps(curve, punches, db_size, redeem_check)
     steps = sage_steps(curve, punches, db_size, redeem_check)
     checks = [c.to_dict() for c in validate_steps(steps, counts, "sage", profile)]
@@ -537,8 +537,8 @@ def validate(curve: str = "ristretto255", punches: int = 10, db_size: int = 0,
 
 
 def format_validation(result: dict) -> str:
-    from ...report import Table, fmt_time
-    from ...validation import process_cell, summary_line, yes_no
+    from ...writing.report import Table, fmt_time
+    from ...calibration.validation import process_cell, summary_line, yes_no
     run = result["runs"][0]
     several = result.get("processes", 1) > 1
     t = Table(["step", "predicted [interval]", "measured (median)", "quartiles", "error", "in interval"]
@@ -553,7 +553,7 @@ def format_validation(result: dict) -> str:
 
 
 # ---------------------------------------------------------------------------
-# The reproduction ledger (costbook.ledger): every figure seed 000 prints
+# The reproduction ledger (costbook.views.ledger): every figure seed 000 prints
 
 #: seed 000 line 63: "1M exponentiations ... about 50 seconds. The speedup is about 8 orders of magnitude."
 SPEEDUP_LINE = 63
@@ -582,7 +582,7 @@ def seed_step_models(curve: str, native: MeasurementSet | None = None) -> dict:
 
 
 def ledger_rows() -> list:
-    from ... import ledger as L
+    from ...views import ledger as L
     from . import seed
     prices, steps = published_prices(), published_steps()
     models = {v: seed_step_models(c) for v, (machine, c, db) in VARIANTS.items() if (machine, db) == ("laptop", 0)}

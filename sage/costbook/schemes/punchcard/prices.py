@@ -22,11 +22,11 @@ refits).
 """
 from __future__ import annotations
 
-from ... import defaults
-from ...cost import MissingPrice
-from ...derived import entry, price_set
+from ...prices import defaults
+from ...prices.cost import MissingPrice
+from ...prices.derived import entry, price_set
 from ...groups import orders
-from ...measurements import MeasurementSet
+from ...prices.measurements import MeasurementSet
 from .seed import CURVES, PRICE_FILE, REPOSITORY_PRICES_US, published_prices
 
 #: which native backends price which curve by default (then CPython's set for the lookups);
@@ -222,7 +222,7 @@ PAIRING_PLUS_KEYS = {"bls12_381/g1_decode": ("g1", "decode"), "bls12_381/g2_deco
 #: the seed's library measured, per curve: a loader of (its backend in the file, the committed file,
 #: the library's name and version)
 def _dalek():
-    from ...backends import curve25519_dalek
+    from ...timing.backends import curve25519_dalek
     return curve25519_dalek.BACKEND, curve25519_dalek.load_committed(), curve25519_dalek.LIBRARY
 
 

@@ -25,7 +25,7 @@ would skip.
 """
 from __future__ import annotations
 
-from ...counting import tally
+from ...prices.counting import tally
 from ...groups import checks
 from . import dleq
 from .dleq import SYSTEM_RANDOM, Proof

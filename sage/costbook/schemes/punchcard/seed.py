@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...measurements import MeasurementSet, load_source
+from ...prices.measurements import MeasurementSet, load_source
 from .. import Bounds, check_parameters, option
 from .mergeable import REDEEM_CHECKS
 

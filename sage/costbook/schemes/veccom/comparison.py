@@ -1,11 +1,11 @@
 """The vector commitments in the comparison chapter: their rows (``rows``), their seed-machine
 prices without a spread, and where Merkle overtakes Pointproofs; ``EXPORTS`` are also reachable as
-``costbook.compare.<name>``."""
+``costbook.views.compare.<name>``."""
 from __future__ import annotations
 
-from costbook import measurements
-from costbook.compare import (FITTED, PREDICTED, OperationCost, bounds, first_crossing, published_source, shares,
-                              backends_of)
+from costbook.prices import measurements
+from costbook.views.compare import (FITTED, PREDICTED, OperationCost, bounds, first_crossing, published_source,
+    shares, backends_of)
 from costbook.schemes import get
 
 NAME = "veccom"

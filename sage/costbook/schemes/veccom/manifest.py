@@ -12,10 +12,10 @@ SEED_NOTES = {"001": "seed-veccom"}
 SEED_ERRATA = {}
 #: the small validation runs tests/test_validation_bounds.py makes (each within the bounds its model states)
 VALIDATION_CASES = ({"n": 16},)
-#: the validation runs committed as evidence of the model's error (python -m costbook.calibrate): the
+#: the validation runs committed as evidence of the model's error (python -m costbook.calibration.calibrate): the
 #: sizes the chapter validates and two more, so that each size's interval is judged by the others
 CALIBRATION_CASES = ({"n": 16}, {"n": 64}, {"n": 256}, {"n": 1024})
-#: the values of n the book's page offers (python -m costbook.live): every power of two up to the
+#: the values of n the book's page offers (python -m costbook.book.live): every power of two up to the
 #: bound, and the powers of ten the chapter uses
 LIVE_GRID = {"n": tuple(sorted({1 << e for e in range(1, 21)} | {10, 100, 1000, 10_000, 100_000, 1_000_000}))}
 #: the what-if plot's default axis: the vector length, as the chapter's what-if figures

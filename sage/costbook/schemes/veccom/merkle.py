@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 from hashlib import sha256 as _hashlib_sha256     # one name to load, as the sha256/* benchmarks call it
 
-from ...counting import is_counting, tally
+from ...prices.counting import is_counting, tally
 from ...groups import checks
 
 EMPTY = bytes(32)

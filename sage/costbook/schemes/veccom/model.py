@@ -16,15 +16,15 @@ import functools
 import random
 from typing import NamedTuple
 
-from ...cost import Counts, price
-from ...counting import counting
-from ... import defaults, measurements
-from ...derived import entry, price_set, ratio_source
-from ...intervals import fmt_of, interval, spreadless
+from ...prices.cost import Counts, price
+from ...prices.counting import counting
+from ...prices import defaults, measurements
+from ...prices.derived import entry, price_set, ratio_source
+from ...calibration.intervals import fmt_of, interval, spreadless
 from .. import StepGroup, option_words, options
 from . import merkle, pointproofs as PP
-from .seed import (PUBLISHED, SEED_CLAIMS, SEED_FILE, SEED_MAC_G1_ADD_S, SEED_SIZE_LINES,  # noqa: F401
-                   VALUE_BYTES, Claim, Parameters, published)
+from .seed import (PUBLISHED, SEED_CLAIMS, SEED_FILE, SEED_MAC_G1_ADD_S, SEED_SIZE_LINES, VALUE_BYTES, Claim,
+    Parameters, published)
 
 SEED_BACKEND = "seed-mac"
 POINTPROOFS_OPS = ("commit", "prove", "verify", "commit_update", "proof_update")
@@ -66,7 +66,7 @@ def bench(scheme: str, op: str):
 
 def bench_printed(scheme: str, op: str) -> str:
     """The seed's benchmark of one operation as it prints it ("26.945 ms", "7829 ns")."""
-    from ...report import fmt_printed
+    from ...writing.report import fmt_printed
     return fmt_printed(published().entry(*_bench_key(scheme, op)))
 
 
@@ -174,7 +174,7 @@ def seed_machine_prices(native: measurements.MeasurementSet | None = None) -> me
     source = ratio_source(native)
     t_commit, n = bench("pointproofs", "commit")
     # The commit benchmark pays one multiplication and one addition per term; pairing-plus records
-    # the projective G1 addition on the same author's Mac as 1043 ns (ec/mod.rs,
+    # the projective G1 addition's price on the same author's Mac (SEED_MAC_G1_ADD_S; ec/mod.rs,
     # find_pippinger_window_via_estimate), which splits the per-term price.
     a1 = SEED_MAC_G1_ADD_S
     e1 = t_commit / n - a1
@@ -368,21 +368,17 @@ def run_ops(n: int, msm: bool = False) -> Run:
 #: the sizes a validation runs (its chapter's table; --n picks another): the smallest the tests run
 #: and one 16 times larger, between which every count term varies (Pointproofs' n terms 16-fold, the
 #: Merkle paths from 4 to 8 hashes).  A size costs the same few seconds of timing rounds however
-#: small its operations (each batch fills VALIDATION_PROFILE's tenth of a second; 1024 twice that, its
-#: commit and prove take 0.6 s a call), and 64 and 1024 showed nothing 16 and 256 do not: in the last
-#: committed run of all four the Pointproofs operations ran +0.8% to +4.5% and the Merkle ones +2.2%
-#: to +5.9%, with no trend in n (issue 22: 16 and 256 instead of 16, 64, 256 and 1024).
+#: small its operations (each batch fills VALIDATION_PROFILE's tenth of a second; a larger n takes
+#: longer), and sizes in between or above show nothing these two do not: the errors have no trend in n.
 VALIDATION_SIZES = (16, 256)
 # What a validation's error is made of (its prediction interval's margin comes from the committed runs,
-# costbook.uncertainty): Pointproofs' operations are their group operations and hashes.  A Merkle
+# costbook.calibration.uncertainty): Pointproofs' operations are their group operations and hashes.  A Merkle
 # operation is its hashes, priced, plus the Python around them, measured by running it with its hashes
 # answered from a record; what is left is the hashes' context: one SHA-256 call between the tree's
-# Python steps costs more than in its own loop (on an AMD EPYC, the operation less its interpreter
-# work, per hash, ran 3-10% over the loop's price, about 10-35 ns, the path operations most), so the
-# operations ran +2% to +6%.
-#: the share of a step its interpreter work may take (validation.INTERPRETER_SHARE_LIMIT is 10%): the
-#: Merkle code is pure Python around 0.3-µs hashes, and that Python measured 45-60% of each operation
-#: at n = 16 to 1024 (the record answers hashlib's calls only, so nothing else priced can hide in it)
+# Python steps costs more than in its own loop (the path operations most), and the margin carries that.
+#: the share of a step its interpreter work may take (above validation.INTERPRETER_SHARE_LIMIT): the
+#: Merkle code is pure Python around sub-microsecond hashes, and that Python is most of each
+#: operation's time (the record answers hashlib's calls only, so nothing else priced can hide in it)
 INTERPRETER_LIMITS = {"merkle/*": 0.70}
 VALIDATION_MAX_N = 4096             # the setup alone is 3n Sage multiplications
 
@@ -391,7 +387,7 @@ def validate(n=None, **_ignored) -> dict:
     """Time each operation of the Sage code at n (default: each of VALIDATION_SIZES) against its
     tallied counts priced now (sage; hashes with python's hashlib, which the code calls), each Merkle
     operation's interpreter work measured by running it with its hashes answered from a record."""
-    from ...validation import validation_runs
+    from ...calibration.validation import validation_runs
     if n is not None and not 2 <= int(n) <= VALIDATION_MAX_N:
         raise ValueError(f"--n must be an integer in [2, {VALIDATION_MAX_N}] for a validation run "
                          f"(it runs the Sage code at that size), got {n}")
@@ -407,12 +403,12 @@ def validate(n=None, **_ignored) -> dict:
 
 
 def format_validation(result: dict) -> str:
-    from ...validation import format_runs
+    from ...calibration.validation import format_runs
     return format_runs(result, ["n"])
 
 
 # ---------------------------------------------------------------------------
-# The reproduction ledger (costbook.ledger): every figure seed 001 prints
+# The reproduction ledger (costbook.views.ledger): every figure seed 001 prints
 
 #: the benchmarks `seed_machine_prices` solves its prices from: reproduced by construction
 FITTED_BENCHMARKS = {("pointproofs", "commit"), ("pointproofs", "verify"), ("merkle", "commit")}
@@ -446,7 +442,7 @@ def ledger_claims() -> dict:
 
 
 def ledger_rows() -> list:
-    from ... import ledger as L
+    from ...views import ledger as L
     pub = published()
     found = {}
     for b in pub.backends:

@@ -12,33 +12,15 @@ Prove i: pi_i = prod_{j != i} (g1^{alpha^{N+1-i+j}})^{m_j}        (exponents avo
 Verify:  e(C, g2^{alpha^{N+1-i}}) = e(pi_i, g2) * (gT^{alpha^{N+1}})^{m_i}
 
 because e(C, g2^{alpha^{N+1-i}}) = gT^{sum_j m_j alpha^{N+1-i+j}} and the j = i term is the
-gT^{m_i alpha^{N+1}} that the proof lacks.  The code (veccom @11264d2, the seed's version) moves
-everything to one pairing product with h = m_i^{-1}, so no GT exponentiation is needed:
+gT^{m_i alpha^{N+1}} that the proof lacks.  The code (veccom @11264d2, the seed's version) checks
+it as one pairing product, without a GT exponentiation (``verify``).  Updates (``commit_update``,
+``proof_update``) and aggregation (pointproofs @1480e0e: the "Aggregation" section below) follow.
 
-    e(C^h, g2^{alpha^{N+1-i}}) * e(pi_i^{-h}, g2) == gT^{alpha^{N+1}}      (a stored constant)
-
-Updates: changing m_i to m_i' multiplies C by (g1^{alpha^i})^{m_i' - m_i} and every proof pi_j,
-j != i, by (g1^{alpha^{N+1-j+i}})^{m_i' - m_i}.
-
-Aggregation (Pointproofs, 2020): for a set S of positions, t_i = H(i, C, S, m[S]) and
-pi_S = prod_{i in S} pi_i^{t_i}, verified by
-e(C, prod_{i in S} (g2^{alpha^{N+1-i}})^{t_i}) = e(pi_S, g2) * gT^{alpha^{N+1} sum_i m_i t_i};
-across commitments C_j with t'_j = H'(j, {C_j, S_j, m_j[S_j]}), pi = prod_j pi_{S_j}^{t'_j} and the
-check becomes a product of l + 1 pairings.  Aggregates stay one G1 point (48 bytes).
-The scalars are hashed as pointproofs @1480e0e does (hash_to_field_pointproofs.rs): the transcript
-once, d = SHA-512(ser(C) || S || m[S]) with ser(C) = 0x00 (ciphersuite) || 48-byte C and S as
-8-byte big-endian positions, then t_i = H_F(i || d) for each i in S, with H_F(x) = SHA-512(x) mod r
-(0 mapped to 1); likewise d' over all (C_j, S_j, m_j[S_j]) and t'_j = H_F(j || d').  Hashing the
-transcript once keeps aggregation linear in |S| (SPEC.md: "to improve efficiency").  As there, the
-values are concatenated without lengths; two value lists with the same concatenation get the same
-t, which leaves a forger a few tries at a 1/r event, not an attack.
-
-Values are hashed to scalars as the 2019 code does: m = SHA-512("hash_to_fr" || len(v) as u32
-big-endian || v) mod r.  ``commit``/``prove`` follow the seed's code (one multiplication per term);
-``msm=True`` uses one multi-scalar multiplication instead (Pippenger, as the 2020 code does).
-
-Priced operations are tallied: ``bls12_381/g1_mul``, ``bls12_381/g2_mul`` (by the curve code),
-``bls12_381/g1_add``, ``bls12_381/g1_msm/<k>``, ``bls12_381/g2_msm/<k>``, ``bls12_381/pairing_product/<k>`` (k Miller
+Values are hashed to scalars as the 2019 code does (``hash_to_fr``).  ``commit``/``prove`` follow
+the seed's code (one multiplication per term); ``msm=True`` uses one multi-scalar multiplication
+instead (Pippenger, as the 2020 code does).  Priced operations are tallied:
+``bls12_381/g1_mul``, ``bls12_381/g2_mul`` (by the curve code), ``bls12_381/g1_add``,
+``bls12_381/g1_msm/<k>``, ``bls12_381/g2_msm/<k>``, ``bls12_381/pairing_product/<k>`` (k Miller
 loops and one final exponentiation), ``bls12_381/g1_decode`` and ``sha512/<bytes>B``.
 """
 from __future__ import annotations
@@ -48,7 +30,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from ...counting import tally
+from ...prices.counting import tally
 from ...groups import checks, msm, pairing_curves as PC
 
 C = PC.BLS12_381
@@ -228,7 +210,10 @@ def _positions(pp: Params, S, values_S):
 
 def verify(pp: Params, commitment, i: int, value: bytes, proof) -> bool:
     """e(C^h, g2^{alpha^{n-i}}) * e(pi^{-h}, g2) == gT^{alpha^{n+1}} with h = m^{-1}; False for anything
-    that is not a position, a byte string and two points of G1."""
+    that is not a position, a byte string and two points of G1.
+
+    The paper's check, e(C, g2^{alpha^{n-i}}) = e(pi, g2) * (gT^{alpha^{n+1}})^m, raised to h, as the
+    seed's code has it: one pairing product against a stored constant, no GT exponentiation."""
     if not (_params_ok(pp) and checks.index(i, pp.n) is not None and _params_ok(pp, [i])
             and checks.is_bytes(value) and _commitment_ok(commitment) and _received_g1(proof)):
         return False
@@ -275,6 +260,19 @@ def proof_update(pp: Params, proof, j: int, i: int, old: bytes, new: bytes):
 
 # ---------------------------------------------------------------------------
 # Aggregation
+#
+# For a set S of positions, t_i = H(i, C, S, m[S]) and pi_S = prod_{i in S} pi_i^{t_i}, verified by
+# e(C, prod_{i in S} (g2^{alpha^{N+1-i}})^{t_i}) = e(pi_S, g2) * gT^{alpha^{N+1} sum_i m_i t_i};
+# across commitments C_j with t'_j = H'(j, {C_j, S_j, m_j[S_j]}), pi = prod_j pi_{S_j}^{t'_j} and the
+# check becomes a product of l + 1 pairings.  Aggregates stay one G1 point (48 bytes).
+#
+# The scalars are hashed as pointproofs @1480e0e does (hash_to_field_pointproofs.rs): the transcript
+# once, d = SHA-512(ser(C) || S || m[S]) with ser(C) = 0x00 (ciphersuite) || 48-byte C and S as
+# 8-byte big-endian positions, then t_i = H_F(i || d) for each i in S, with H_F(x) = SHA-512(x) mod r
+# (0 mapped to 1); likewise d' over all (C_j, S_j, m_j[S_j]) and t'_j = H_F(j || d').  Hashing the
+# transcript once keeps aggregation linear in |S| (SPEC.md: "to improve efficiency").  As there, the
+# values are concatenated without lengths; two value lists with the same concatenation get the same
+# t, which leaves a forger a few tries at a 1/r event, not an attack.
 
 def _encode(P) -> bytes:
     return PC.compress(P, C)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ... import measurements
+from ...prices import measurements
 from .. import Bounds, check_parameters, option
 
 PUBLISHED = "seed-001-veccom"

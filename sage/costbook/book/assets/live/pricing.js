@@ -444,7 +444,7 @@
   const CHECKS = {
     "primitive-key"(name, field, ctx) {
       if (!familyOf(name, ctx.fams))
-        throw new Invalid(field, `unknown primitive key ${quote(name)}: it matches no family in costbook.keys ` +
+        throw new Invalid(field, `unknown primitive key ${quote(name)}: it matches no family in costbook.prices.keys ` +
                                  `(known families: ${ctx.fams.map((f) => f.python).join(", ")})`);
     },
     "median-within-bounds"(entry, field) {
@@ -887,7 +887,7 @@
     return Object.entries(conds).every(([cond, allowed]) => allowed.includes(cond === "source" ? kind : values[cond]));
   }
 
-  /** '1.23 ms [1.19–1.31]', as costbook.intervals.fmt_interval prints it. */
+  /** '1.23 ms [1.19–1.31]', as costbook.calibration.intervals.fmt_interval prints it. */
   function fmtInterval(seconds, low, high) {
     const commas = (x) => Math.round(x).toLocaleString("en-US");
     let unit = "ns", scale = 1e-9;

@@ -1,0 +1,164 @@
+"""Collect the evidence of the model's error: every scheme's CALIBRATION_CASES validated in fresh
+processes, written to ``measurements/calibration/<machine>/validation-runs.json``.
+
+    python -m costbook.book calibrate [--processes 2] [--beside-busy] [--replace] [SCHEME ...]   # make calibrate
+
+Each result says its conditions: "quiet", or "beside a CPU-bound process" (--beside-busy: the
+collector runs one beside itself for the whole collection), because a run is judged under either and
+its evidence must hold both.  A collection adds its results to the file's, and the file's
+"collections" list says when each was made and how: the machine's noise changes from hour to hour
+(one quiet quarter of an hour's runs, alone, gave intervals of 3.6% half-width that the next quarter's
+runs of the mixnet left 5 times in 22), so the evidence must span more than one sitting.  After a
+change to a scheme's model (a term added to its counts or its prediction), --replace drops that
+scheme's earlier results under the collection's conditions: they are residuals of another model.
+The book's
+prediction intervals (``costbook.calibration.uncertainty``) read the committed file; a check is never judged by
+its own scheme's results at its own size.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from ..system import atomic, children
+from .. import registry
+from . import uncertainty
+from ..timing.measure import machine_label
+from ..prices.measurements import parse_json, read_text
+from .validation import validate_in_processes
+
+
+def cases(names) -> list:
+    """(scheme, options) of every CALIBRATION_CASES of `names`, in book order."""
+    return [(s, dict(o)) for s in names for o in registry.manifest(s).CALIBRATION_CASES]
+
+
+def default_out(machine: str | None = None) -> Path:
+    """The evidence file of this machine (`machine`, default ``machine_label()``): the committed file
+    whose runs were timed on it, else a new folder named after it."""
+    machine = machine or machine_label()
+    for path in uncertainty.evidence_files():
+        try:
+            if json.loads(path.read_text(encoding="utf-8")).get("machine") == machine:
+                return path
+        except (OSError, ValueError, AttributeError):
+            continue
+    folder = re.sub(r"[^a-z0-9]+", "-", re.sub(r"\((r|tm)\)", "", machine.lower())).strip("-") or "this-machine"
+    return uncertainty.evidence_dir() / folder / "validation-runs.json"
+
+
+QUIET, BUSY = "quiet", "beside a CPU-bound process"
+
+
+def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str = "", command: str = "",
+            keep: Sequence[Mapping] = (), progress=None, conditions: str = QUIET,
+            collections: Sequence[Mapping] = ()) -> dict:
+    """Validate each (scheme, options) of `cases` in `processes` fresh processes, one after another,
+    and write every process's result, after the results in `keep`, to `out` (atomically: an
+    interrupted collection leaves the previous file), with this collection added to `collections`.
+    Each process is a result of its own: the evidence keeps the spread between processes that the
+    gate meets."""
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    results = list(keep)
+    for scheme, options in cases:
+        if progress:
+            progress(scheme, options)
+        for _ in range(processes):
+            r = validate_in_processes(scheme, options, 1)
+            results.append({**{k: v for k, v in r.items() if k != "processes"}, "options": dict(options),
+                            "conditions": conditions, "date": datetime.date.today().isoformat()})
+    data = {"format": uncertainty.FORMAT, "machine": machine, "date": datetime.date.today().isoformat(),
+            "command": command, "level": uncertainty.NOMINAL,
+            "collections": [*collections, {"started": started, "machine": machine, "command": command,
+                                           "conditions": conditions, "results": len(results) - len(keep)}],
+            "results": results}
+    atomic.write_text(Path(out), json.dumps(data, indent=1, allow_nan=False) + "\n", durable=True)
+    return data
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m costbook.book calibrate", description=__doc__.split("\n\n")[0])
+    ap.add_argument("schemes", nargs="*", help="schemes to (re-)collect (default: all)")
+    ap.add_argument("--processes", type=int, default=2, help="fresh processes per case (default 2)")
+    ap.add_argument("--out", type=Path, default=None, help="the evidence file (default: this machine's, "
+                    "measurements/calibration/<machine>/validation-runs.json)")
+    ap.add_argument("--beside-busy", action="store_true", help="collect with a CPU-bound process running beside")
+    ap.add_argument("--replace", action="store_true",
+                    help="drop the schemes' earlier results under these conditions (after a change to their model)")
+    args = ap.parse_args(argv)
+    known = registry.in_book_order()
+    unknown = [s for s in args.schemes if s not in known]
+    if unknown or not 1 <= args.processes <= 9:
+        print(f"calibrate: unknown scheme {', '.join(unknown)} (known: {', '.join(known)})" if unknown
+              else f"calibrate: --processes must be from 1 to 9, got {args.processes}", file=sys.stderr)
+        return 2
+    out = args.out or default_out()
+    names = args.schemes or list(known)
+    conditions = BUSY if args.beside_busy else QUIET
+    machine = machine_label()
+    kept, collections = [], []
+    if out.exists():
+        try:
+            before = parse_json(read_text(out, error=uncertainty.EvidenceError, what="evidence file"), str(out),
+                                error=uncertainty.EvidenceError)
+            uncertainty.check_evidence(before, out)
+        except uncertainty.EvidenceError as e:
+            print(f"calibrate: error: {e} (it is added to, not replaced: mend it or give another --out)", file=sys.stderr)
+            return 2
+        if before["machine"] != machine:      # evidence is filed under the machine it was timed on
+            print(f"calibrate: error: {out} holds evidence timed on {before['machine']!r}, and this is {machine!r}: "
+                  f"give --out measurements/calibration/<this machine>/validation-runs.json", file=sys.stderr)
+            return 2
+        collections = before.get("collections", [])
+        kept = [r for r in before["results"]
+                if not args.replace or r["scheme"] not in names or r.get("conditions", QUIET) != conditions]
+    todo = cases(names)
+    print(f"calibrate: {len(todo)} cases x {args.processes} processes, {conditions}, into {out}", flush=True)
+
+    def stop(signum, frame):
+        # the workers and the companion end now (a pool would wait for its running worker); then unwind
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)
+        children.end_children()
+        raise Stopped(signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    busy = None
+    try:
+        if args.beside_busy:
+            busy = subprocess.Popen([sys.executable, "-c", "while 1: pass"],
+                                    preexec_fn=children.die_with_parent)
+        data = collect(todo, out, args.processes, machine, "python -m costbook.book calibrate "
+                       + " ".join(sys.argv[1:] if argv is None else argv), keep=kept,
+                       progress=lambda s, o: print(f"  {s} {o}", flush=True), conditions=conditions,
+                       collections=collections)
+    except Stopped as e:
+        print(f"calibrate: interrupted ({signal.Signals(e.signum).name}); {out} left as it was", file=sys.stderr)
+        return 128 + e.signum
+    finally:
+        if busy is not None:
+            busy.kill()
+            busy.wait()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print(f"calibrate: {len(data['results'])} results written", flush=True)
+    return 0
+
+
+class Stopped(BaseException):
+    """SIGINT or SIGTERM during a collection."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

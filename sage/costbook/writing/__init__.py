@@ -1,0 +1,1 @@
+"""How the book writes: times, numbers and tables (``report``), and citations (``bibliography``)."""
