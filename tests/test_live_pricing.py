@@ -16,6 +16,7 @@ import contextlib
 import copy
 import io
 import json
+import math
 import shutil
 import subprocess
 from pathlib import Path
@@ -281,3 +282,67 @@ def test_a_grid_the_cli_would_refuse_is_refused(grid, phrase):
         grid = {opt: tuple(v for v in (allowed.low, allowed.high) if v != default)}
     with pytest.raises(schemes.SchemeError, match=phrase):
         live.grid(model, types.SimpleNamespace(LIVE_GRID=grid))
+
+
+#: (rule of cost.DERIVATIONS, backend, key it prices) on the reader's machine file: every rule at least
+#: once, the hash rule on each of its paths (a measured block count, a line through two, one scaled)
+DERIVED = [("modexp_by_exponent_length", "gmp", "modexp/3072/700"),
+           ("modexp_by_exponent_length", "gmp", "modexp/3072/4000"),
+           ("modexp_by_modulus_size", "gmp-sec", "modexp/5000/256"),
+           ("msm_by_terms", "sage", "bls12_381/g1_msm/100"),
+           ("msm_by_terms", "arkworks", "bls12_381/g2_msm/40"),
+           ("pairing_product_by_pairs", "sage", "bls12_381/pairing_product/5"),
+           ("fixed_base_without_table", "sage", "bls12_381/g2_mul_fixed"),
+           ("hash_by_blocks", "python", "sha256/100B"),
+           ("hash_by_blocks", "python", "sha256/1000B"),
+           ("hash_by_blocks", "python", "sha512/500B")]
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(w.capitalize() for w in rest)
+
+
+def test_every_derivation_rule_prices_alike_in_the_page_and_the_cli(tmp_path):
+    """A reader's file holding only some sizes of a key family: each rule of cost.DERIVATIONS prices the
+    missing size in the page as in the CLI (the same price, bounds and note), and the page has the same
+    rules in the same order, so that a rule added on one side only fails here."""
+    import re
+    page = (ROOT / "sage/costbook/book/assets/live/pricing.js").read_text()
+    listed = re.search(r"const DERIVATIONS = \[([^\]]*)\]", page).group(1)
+    assert [n.strip() for n in listed.split(",")] == [_camel(r.__name__) for r in cost.DERIVATIONS]
+    assert {rule for rule, _, _ in DERIVED} == {r.__name__ for r in cost.DERIVATIONS}
+
+    path = tmp_path / "reader-laptop.json"
+    path.write_text(json.dumps(reader_machine()))
+    mset = measurements.load_source(str(path))
+    too_long = f"sha256/{2**61}B"                    # beyond FIPS 180-4's limit: refused alike
+    cases, expected = [], []
+    for rule, backend, key in DERIVED + [("hash_by_blocks", "python", too_long)]:
+        assert not mset.has(backend, key), (backend, key)
+        if key != too_long:
+            used = next(r.__name__ for r in cost.DERIVATIONS if r(mset, backend, key) is not None)
+            assert used == rule, (key, used)
+        cases.append({"file": path.name, "counts": {key: 3}, "order": [backend]})
+        try:
+            est = cost.price({key: 3}, mset, [backend], derive=True)
+            expected.append({"total": est.total, "low": est.low, "high": est.high, "notes": [l.note for l in est.lines]})
+        except cost.PriceError as e:
+            expected.append({"error": f"PriceError: {e}"})
+    schema = json.loads((ROOT / "chapters" / "live" / f"{min(schemes.REGISTRY)}.json").read_text())["schema"]
+    (tmp_path / "cases.json").write_text(json.dumps({"schema": schema, "files": {path.name: path.read_text()},
+                                                     "cases": cases}))
+    run = subprocess.run([NODE, str(ROOT / "tests/js/price_counts.js"), str(tmp_path / "cases.json")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    assert expected[-1].get("error", "").startswith("PriceError: sha256/"), expected[-1]
+    for case, want, have in zip(cases, expected, got):
+        where = f"{case['order'][0]} {next(iter(case['counts']))}"
+        if "error" in want:
+            assert have.get("error") == want["error"], where
+            continue
+        assert "error" not in have, (where, have)
+        assert have["notes"] == want["notes"], where
+        for f in ("total", "low", "high"):
+            assert math.isclose(have[f], want[f], rel_tol=1e-12), (where, f, have[f], want[f])

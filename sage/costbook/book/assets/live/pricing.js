@@ -711,17 +711,33 @@
     const got = envelope(sizedPoints(ms, b, prefix, prefix.replace("_msm", "_mul")), k, true);
     if (got === null) return null;
     const [t, low, high, x1, x2, verb] = got;
-    return [t, `${verb} from ${prefix}/${x1} and ${prefix}/${x2} (affine in the number of terms)`, low, high];
+    const name = (x) => (x !== 1 || ms.has(b, `${prefix}/1`) ? `${prefix}/${x}` : prefix.replace("_msm", "_mul"));
+    return [t, `${verb} from ${name(x1)} and ${name(x2)} (affine in the number of terms; interval: every ` +
+               `line through their measured intervals)`, low, high];
   }
+
+  // cost._fmt_seconds / _fmt_law_price: a fitted term of a growth law, as the note states it
+  function fmtSeconds(x) {
+    for (const [unit, scale] of [["s", 1], ["ms", 1e-3], ["us", 1e-6], ["ns", 1e-9]])
+      if (Math.abs(x) >= scale || unit === "ns") return `${pyG(x / scale, 4)} ${unit}`;
+    return `${x} s`;
+  }
+  const fmtLawPrice = (x) => (x >= 0 ? fmtSeconds(x) : "-" + fmtSeconds(-x));
 
   function pairingProductByPairs(ms, b, key) {
     if (!key.includes("/pairing_product/")) return null;
     const { curve, pairs } = ms.sizes(key);
     const prefix = `${curve}/pairing_product`;
-    const got = envelope(sizedPoints(ms, b, prefix, `${curve}/pairing`), pairs, true);
+    const points = sizedPoints(ms, b, prefix, `${curve}/pairing`);
+    const got = envelope(points, pairs, true);
     if (got === null) return null;
     const [t, low, high, x1, x2, verb] = got;
-    return [t, `${verb}: k Miller loops + 1 final exponentiation, fitted on sizes ${x1} and ${x2}`, low, high];
+    const at = new Map(points.map((q) => [q[0], q[1]]));
+    const miller = (at.get(x2) - at.get(x1)) / (x2 - x1), final = at.get(x1) - miller * x1;
+    const name = (x) => (x !== 1 || ms.has(b, `${prefix}/1`) ? `${prefix}/${x}` : `${curve}/pairing`);
+    return [t, `${verb}: k Miller loops (${fmtLawPrice(miller)} each) + 1 final exponentiation ` +
+               `(${fmtLawPrice(final)}), fitted on ${name(x1)} and ${name(x2)}; interval: every such ` +
+               `line through their measured intervals`, low, high];
   }
 
   function fixedBaseWithoutTable(ms, b, key) {
@@ -731,7 +747,49 @@
     return [ms.seconds(b, plain), `no fixed-base table measured: priced as ${plain} (an upper bound)`];
   }
 
-  const DERIVATIONS = [modexpByExponentLength, modexpByModulusSize, msmByTerms, pairingProductByPairs, fixedBaseWithoutTable];
+  // cost.HASH_BLOCKS: block bytes, the padding and length every message adds, the standard's largest
+  // input in bytes (BigInt: a key may name any length, and the limit is beyond a float's integers)
+  const HASH_BLOCKS = { sha256: [64n, 9n, (2n ** 64n - 1n) / 8n], sha512: [128n, 17n, (2n ** 128n - 1n) / 8n] };
+  const hashBlocks = (name, nBytes) => { const [block, pad] = HASH_BLOCKS[name]; return (BigInt(nBytes) + pad + block - 1n) / block; };
+  const median = (xs) => { const s = [...xs].sort((p, q) => p - q), h = s.length >> 1; return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2; };
+
+  function hashByBlocks(ms, b, key) {
+    const m = /^(sha256|sha512)\/([1-9][0-9]*)B$/.exec(key);
+    if (m === null) return null;
+    const name = m[1], n = BigInt(m[2]);
+    if (n > HASH_BLOCKS[name][2]) throw new PriceError(`${key}: ${name} takes at most ${HASH_BLOCKS[name][2]} bytes (FIPS 180-4), got ${n}`);
+    const byBlocks = new Map();
+    for (const k of ms.keys(b)) {
+      const km = /^(sha256|sha512)\/([1-9][0-9]*)B$/.exec(k);
+      if (km === null || km[1] !== name) continue;
+      const blocks = Number(hashBlocks(name, km[2])), [lo, hi] = ms.bounds(b, k);
+      if (!byBlocks.has(blocks)) byBlocks.set(blocks, []);
+      byBlocks.get(blocks).push([ms.seconds(b, k), lo, hi]);
+    }
+    if (byBlocks.size === 0) return null;
+    const points = [...byBlocks.keys()].sort((p, q) => p - q).map((x) => {
+      const ps = byBlocks.get(x);
+      return [x, median(ps.map((q) => q[0])), Math.min(...ps.map((q) => q[1])), Math.max(...ps.map((q) => q[2]))];
+    });
+    const exact = hashBlocks(name, n), blocks = Number(exact), unit = exact === 1n ? "block" : "blocks";
+    const same = points.find((q) => q[0] === blocks);
+    if (same) return [same[1], `${exact} ${unit} of ${name} compression, as the measured ${name} lengths of ${exact} ${unit}`, same[2], same[3]];
+    if (points.length >= 2) {
+      const [t, low, high, x1, x2, verb] = envelope(points, blocks, true);
+      return [t, `${exact} ${unit} of ${name} compression, ${verb} (affine in the blocks) from the measured lengths ` +
+                 `of ${x1} and ${x2} blocks; interval: every such line through their measured intervals`, low, high];
+    }
+    const [[b1, t1, l1, h1]] = points;
+    const scaled = [t1 * blocks / b1, l1 * blocks / b1, h1 * blocks / b1];
+    const [low, high] = blocks > b1 ? [l1, scaled[2]] : [scaled[1], h1];
+    return [scaled[0], `${exact} ${unit} of ${name} compression, scaled by blocks from the measured lengths of ${b1} ` +
+                       `(the call's fixed cost counted per block: an ${blocks > b1 ? "upper" : "lower"} bound; ` +
+                       `interval: that and the measured price)`, low, high];
+  }
+
+  // in cost.DERIVATIONS' order (tests/test_live_pricing.py holds the two lists equal)
+  const DERIVATIONS = [modexpByExponentLength, modexpByModulusSize, msmByTerms, pairingProductByPairs, fixedBaseWithoutTable,
+                       hashByBlocks];
 
   // ---------------------------------------------------------------- price (cost.price)
 
@@ -773,8 +831,12 @@
         } catch (e) { low = high = null; }
       }
       const ok = (v) => typeof v === "number" && Number.isFinite(v) && v > 0;
-      if (!ok(seconds) || !ok(low) || !ok(high))
-        throw new PriceError(`${ms.name}: ${key} ${note} gives no positive finite price: measure ${key} itself, or sizes on both sides of it`);
+      if (!ok(seconds) || !ok(low) || !ok(high)) {
+        const got = [["price", seconds], ["low", low], ["high", high]]
+          .map(([w, v]) => (typeof v === "number" ? `${w} ${pyG(v, 3)} s` : `${w} undefined`)).join(", ");
+        throw new PriceError(`${ms.name}: ${key} ${note || "derived"} gives no positive finite price (${got}): ` +
+                             `measure ${key} itself, or sizes on both sides of it`);
+      }
       lines.push({ key, count: n, unit: seconds, low: Math.min(low, seconds), high: Math.max(high, seconds), backend: x, note });
     }
     let total = 0, low = 0, high = 0;
