@@ -635,13 +635,15 @@ def margin_words(margins: Margin | Sequence[Margin], level: float = NOMINAL) -> 
     evidence = span([x.evidence for x in ms], "{}")
     if m.group == "none":
         return (f"{level:.0%} prediction intervals: no committed evidence gives a model-error margin yet, so each is "
-                f"the prices' spread alone")
+                f"the prices' spread alone (a quick-profile price is its fastest sample, its own low bound: an "
+                f"estimate priced with one is its interval's lower end)")
     if m.spread_floor is not None:
         left_out = "each row's own scheme at its size" if many else m.left_out
         return (f"{level:.0%} prediction intervals, made as a validated step's: from the estimate at its prices' low "
                 f"bounds, {span([math.expm1(x.centre) for x in ms], '{:+.1%}')} (the model's steady offset) "
                 f"{span([x.percent for x in ms], '±{:.1%}')} where the prices do not spread, wider as they do; the "
-                f"margin of {evidence} validation checks on this machine, leaving out {left_out}")
+                f"margin of {evidence} validation checks on this machine, leaving out {left_out}; the estimate itself is "
+                f"not moved by the offset, so it can lie outside its interval")
     left_out = "each row's own scheme" if many else m.left_out
     return (f"{level:.0%} prediction intervals: the prices' spread widened by the model's error, "
             f"{span([x.value for x in ms], '×e^±{:.3f}')} ({span([x.percent for x in ms], '±{:.1%}')}), the margin of "

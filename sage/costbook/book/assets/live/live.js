@@ -254,10 +254,12 @@
               (result.refused !== undefined ? "" :
                `Each time with its ${Math.round(100 * result.level)}% prediction interval [low–high]: ` +
                (typeof result.margin === "number"
-                 ? `every price at its low and at its high bound, widened by the model's error (×e^±${result.margin.toFixed(3)}).`
+                 ? `every price at its low and at its high bound, widened by the model's error ` +
+                   `(±${(100 * Math.expm1(result.margin)).toFixed(1)}%).`
                  : `made as a validated step's, from the time at its prices' low bounds, ` +
                    `${(100 * Math.expm1(result.margin.centre)).toFixed(1)}% (the model's steady offset) ` +
-                   `±${(100 * Math.expm1(result.margin.q)).toFixed(1)}% where the prices do not spread, wider as they do.`)) });
+                   `±${(100 * Math.expm1(result.margin.q)).toFixed(1)}% where the prices do not spread, wider as they do; ` +
+                   `the time itself is not moved by the offset, so it can lie outside its interval.`)) });
       caption.dataset.machine = state.machine;
       table.replaceChildren(caption, el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "step" }),
                                                                   el("th", { scope: "col", text: `time [${Math.round(100 * d.level)}% prediction interval]` }))));
