@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import re
 import shutil
@@ -347,8 +348,11 @@ READ_WIDGET = """(() => {
     [...f.querySelectorAll('g.costbook-live-line')].map(g => ({
       step: g.dataset.step, colour: g.querySelector('polyline').getAttribute('stroke'),
       totals: g.dataset.totals.split(' ').map(Number)})));
+  const ticks = [...box.querySelectorAll('figure.costbook-live-plot')].map(f =>
+    [...f.querySelectorAll('text.costbook-live-tick')].map(t => { const b = t.getBBox();
+      return {text: t.textContent, left: b.x, right: b.x + b.width}; }));
   const x = box.querySelector('select[data-control=x]');
-  return {groups, rows, plots, axis: x.value, axes: [...x.options].map(o => o.value),
+  return {groups, rows, plots, ticks, axis: x.value, axes: [...x.options].map(o => o.value),
           controls: [...box.querySelectorAll('.costbook-live-option label')].map(l => l.textContent),
           tooltips: [...box.querySelectorAll('.costbook-live-option')].map(p => p.title),
           caption: box.querySelector('caption.costbook-live-words')?.textContent || ''};
@@ -359,10 +363,37 @@ def moves(totals: list) -> bool:
     return max(totals) > 1.01 * min(totals)
 
 
+#: the least distance in CIE L*a*b* (CIE76) between two lines' colours in one plot
+MIN_COLOUR_DISTANCE = 30
+
+
+def lab(colour: str) -> tuple:
+    """CIE L*a*b* (D65) of an sRGB colour written #rrggbb."""
+    def linear(c):
+        return ((c + 0.055) / 1.055) ** 2.4 if c > 0.04045 else c / 12.92
+    r, g, b = (linear(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
+    x, y, z = ((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+               (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+    f = lambda t: t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def test_the_colour_distance_tells_near_colours_from_far_ones():
+    assert math.dist(lab("#0072B2"), lab("#56B4E9")) < MIN_COLOUR_DISTANCE < math.dist(lab("#0072B2"), lab("#D55E00"))
+    assert lab("#ffffff") == pytest.approx((100, 0, 0), abs=0.05)
+
+
 def check_plots(widget: dict, where: str) -> None:
+    assert len(widget["ticks"]) == len(widget["plots"]) and all(len(t) >= 2 for t in widget["ticks"]), where
+    for ticks in widget["ticks"]:
+        for a, b in zip(ticks, ticks[1:]):
+            assert a["right"] <= b["left"], f"{where}: the axis labels {a['text']!r} and {b['text']!r} overlap"
     for lines in widget["plots"]:
         colours = [line["colour"] for line in lines]
         assert len(set(colours)) == len(colours), f"{where}: two lines of a plot share a colour: {lines}"
+        close = [(a, b) for i, a in enumerate(colours) for b in colours[i + 1:]
+                 if math.dist(lab(a), lab(b)) < MIN_COLOUR_DISTANCE]
+        assert not close, f"{where}: lines of a plot in colours closer than {MIN_COLOUR_DISTANCE} (CIE76): {close}"
         assert 0 < len(lines) <= 6, f"{where}: a plot of {len(lines)} lines"
         assert all(moves(line["totals"]) for line in lines), f"{where}: a flat line drawn: {lines}"
 

@@ -17,9 +17,14 @@
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
   const FORMAT = "costbook-live/3";       // costbook/live.py's FORMAT
-  // one colour per line of a plot (Okabe and Ito's palette, told apart with colour-blindness too);
-  // a plot draws at most as many lines as there are colours (costbook/live.py's MAX_LINES)
-  const COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"];
+  // one colour per line of a plot: six of Okabe and Ito's palette, told apart with colour-blindness
+  // too, chosen so that no two are closer than 30 in CIE L*a*b* (sky blue beside blue was 26; yellow
+  // on white is hard to see) and in the order that keeps a plot of few lines the most distinct; a plot
+  // draws at most as many lines as there are colours (costbook/book/live.py's MAX_LINES)
+  const COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000", "#E69F00"];
+  const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+  // an axis label's width in the plot's units: 6.2 per character at font size 10, and a gap
+  const tickWidth = (text) => 6.2 * text.length + 8;
   // a line whose largest total is within 1% of its smallest is flat: a log-scale plot shows it level
   const FLAT_WITHIN = 0.01;
 
@@ -338,9 +343,14 @@
       const last = xs[xs.length - 1];
       const ticks = decades.length >= 2 ? [...decades, ...(decades.includes(last) ? [] : [last])]
                                         : xs.filter((x, i) => i % step === 0 || i === xs.length - 1);
+      // powers of ten from 10,000 up as 10⁴; a label that would run into the one before it is left out
+      let right = -Infinity;
       for (const x of ticks) {
-        const text = x >= 1e4 && Number.isInteger(Math.log10(x)) ? `10^${Math.log10(x)}` : x.toLocaleString("en-US");
-        root.append(svg("text", { x: sx(x), y: H - B + 16, "text-anchor": "middle", "font-size": 10 }, text));
+        const text = x >= 1e4 && Number.isInteger(Math.log10(x))
+          ? "10" + [...String(Math.log10(x))].map((d) => SUPERSCRIPT[Number(d)]).join("") : x.toLocaleString("en-US");
+        if (sx(x) - tickWidth(text) / 2 < right) continue;
+        right = sx(x) + tickWidth(text) / 2;
+        root.append(svg("text", { x: sx(x), y: H - B + 16, "text-anchor": "middle", "font-size": 10, class: "costbook-live-tick" }, text));
       }
       root.append(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", "font-size": 12 }, opt.words));
       // direct labels at the lines' right ends, moved apart where they would overlap; a click on one
