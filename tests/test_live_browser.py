@@ -466,3 +466,32 @@ def shot(page: Page, path: Path) -> None:
     page.send("Emulation.clearDeviceMetricsOverride")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(base64.b64decode(got["data"]))
+
+
+FITS = """(() => {
+  const main = document.querySelector('main'); const s = getComputedStyle(main);
+  const column = main.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+  const name = (e) => (e.querySelector('caption')?.textContent || e.closest('figure')?.querySelector('figcaption')?.textContent
+                       || e.getAttribute('alt') || e.tagName).trim().slice(0, 60);
+  const wide = [...main.querySelectorAll('table, figure, img, svg')]
+    .filter((e) => !e.closest('.costbook-live') || e.tagName === 'svg')
+    .filter((e) => Math.max(e.scrollWidth || 0, e.getBoundingClientRect().width) > column + 1)
+    .map((e) => `${name(e)}: ${Math.round(Math.max(e.scrollWidth || 0, e.getBoundingClientRect().width))} px`);
+  return {column, wide};
+})()"""
+
+
+def test_every_table_and_figure_fits_its_column_at_1400_px(book_pages, browser):
+    """A table wider than the page's column scrolls, and a reader at 1,400 px does not see its last
+    columns (the ledger's status, most machines of appendix B): nothing may be wider than the column."""
+    page = browser
+    page.send("Emulation.setDeviceMetricsOverride", width=1400, height=1000, deviceScaleFactor=1, mobile=False)
+    problems = []
+    for html in (p for p in book_pages if p.suffix == ".html"):
+        page.send("Page.navigate", url=html.as_uri())
+        page.wait_for("document.readyState === 'complete'")
+        page.js("Promise.all([...document.images].map(i => { i.loading = 'eager'; return i.decode().catch(() => 0); })).then(() => true)")
+        got = page.js(FITS)
+        assert got["column"] > 600, (html.name, got)
+        problems += [f"{html.name}: {w} (column {round(got['column'])} px)" for w in got["wide"]]
+    assert not problems, problems

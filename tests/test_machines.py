@@ -126,12 +126,17 @@ def test_the_price_table_has_every_machine_and_every_step_in_one_unit_per_row():
              for s in schemes.in_book_order() for x, m, share in zip((1, 2, 900), known, (1.0, 0.5, 0.0))]
     cells.append(machines.Cell(schemes.in_book_order()[0], "step", "size", machines.SEED, 5e-3, 4e-3, 6e-3, 0.0))
     t = machines.price_table(cells, known)
-    assert t.headers[2:] == [machines.short_name(m) for m in known] + [machines.SEED_WORDS]
+    assert t.headers[1:] == [machines.short_name(m) for m in known] + [machines.SEED_WORDS]
     assert len(t.rows) == len(schemes.in_book_order())
     for row in t.rows:
-        units = {PRICED.match(c)["unit"] for c in row[2:] if c != "—"}
+        units = {PRICED.match(c)["unit"] for c in row[1:] if c != "—"}
         assert len(units) == 1, row
-    assert t.rows[0][2:5] == ["1\u00a0ms [0.9–1.2] · 100%", "2\u00a0ms [1.8–2.4] · 50%", "900\u00a0ms [810–1,080] · 0%"]
+    assert t.rows[0][1:4] == ["1\u00a0ms [0.9–1.2] · 100%", "2\u00a0ms [1.8–2.4] · 50%", "900\u00a0ms [810–1,080] · 0%"]
+    # a table of some machines only, without the seeds' column: each row still in the unit of all its machines
+    part = machines.price_table(cells, known[2:3], seed=False)
+    assert part.headers[1:] == [machines.short_name(known[2])]
+    assert part.rows[0][1] == "900\u00a0ms [810–1,080] · 0%"
+    assert machines.price_table(cells, known[1:2], seed=False).rows[0][1] == "2\u00a0ms [1.8–2.4] · 50%"
 
 
 def _outputs(nb, label):
@@ -151,19 +156,29 @@ def test_the_appendix_is_in_the_book_with_its_numbered_captioned_table_and_figur
     assert Path("chapters/91-machines.ipynb") in toc.appendices(ROOT)
     nb = json.loads(CHAPTER.read_text())
     assert "".join(nb["cells"][0]["source"]).startswith("# Machines side by side {#sec-machines}")
-    source, outputs = _outputs(nb, "tbl-machines-prices")
-    assert "#| tbl-cap: " in source
-    head, rows = _html_rows("".join(outputs[0]["data"]["text/html"]))
     known = machines.known_machines()
     public = [m for m in known if m.kind == "public"]
     assert len(public) >= 4
-    assert head[2:] == [machines.short_name(m) for m in known] + [machines.SEED_WORDS]
+    # the steps on every machine, over three tables that each fit a page's column: the machines measured
+    # with the book's harness and the seeds', then the public machines in two halves
+    heads, tables = [], []
+    for label in ("tbl-machines-prices", "tbl-machines-public", "tbl-machines-public-more"):
+        source, outputs = _outputs(nb, label)
+        assert "#| tbl-cap: " in source
+        head, rows = _html_rows("".join(outputs[0]["data"]["text/html"]))
+        assert head[0] == "step (size)"
+        heads += head[1:]
+        tables.append(rows)
+    assert heads == ([machines.short_name(m) for m in known if m.kind != "public"] + [machines.SEED_WORDS]
+                     + [machines.short_name(m) for m in public])
     ref_steps = [(r.scheme, r.operation, r.size) for r in compare.operation_costs()]
-    assert len(rows) == len(ref_steps) and {r[0] for r in rows} == {schemes.manifest(s).TITLE for s in schemes.in_book_order()}
-    for row in rows:
-        cells = [PRICED.match(c) for c in row[2:]]
+    titles = {schemes.manifest(s).TITLE for s in schemes.in_book_order()}
+    assert all(len(rows) == len(ref_steps) and [r[0] for r in rows] == [r[0] for r in tables[0]] for rows in tables)
+    assert {r[0].split(": ", 1)[0] for r in tables[0]} == titles
+    for row in (sum((r[1:] for r in rows), []) for rows in zip(*tables)):
+        cells = [PRICED.match(c) for c in row]
         assert all(cells), row                              # every machine prices every step, with interval and share
-        assert len({c["unit"] for c in cells}) == 1, row     # one unit per row
+        assert len({c["unit"] for c in cells}) == 1, row     # one unit per step, in all three tables
         assert cells[0]["share"] == "100"                    # the reference machine: measured
     # the machines table names each machine, the public ones citing zkalc
     source, outputs = _outputs(nb, "tbl-machines-list")

@@ -130,9 +130,10 @@ def test_the_machines_table_shows_names_as_text(appendix):
 
 def test_the_price_table_heads_show_names_as_text(appendix):
     out, _ = appendix
-    (table,) = shown(out, "tbl-machines-prices")
-    html = table.to_html()
-    assert markup_problems(html, TABLE_TAGS) == []
+    tables = [t for label in ("tbl-machines-prices", "tbl-machines-public", "tbl-machines-public-more")
+              for t in shown(out, label)]
+    html = "".join(t.to_html() for t in tables)
+    assert len(tables) == 3 and markup_problems(html, TABLE_TAGS) == []
     assert "data-qmd" not in html and "@" not in html
     heads = [words(th.get_text()) for th in BeautifulSoup(html, "html.parser").find_all("th")]
     assert words(PUBLIC_NAME) in heads and words(CONTRIBUTED_STEM) in heads

@@ -254,16 +254,18 @@ def columns(machines) -> list:
     return [(m.id, short_name(m)) for m in machines] + [(SEED, SEED_WORDS)]
 
 
-def price_table(cells, machines) -> Table:
-    """Each scheme's headline steps (rows, in the book's order) on each machine (columns), each cell
-    with its interval and measured share, every cell of a row in the row's unit."""
-    cols = columns(machines)
-    t = Table(["scheme", "step (size)"] + [head for _, head in cols])
+def price_table(cells, machines, seed: bool = True) -> Table:
+    """Each scheme's headline steps (rows, in the book's order) on each of `machines` (columns), then,
+    with `seed`, on the seeds' machines; each cell with its interval and measured share.  A row's unit
+    is that of the step on every machine the book knows, so that the step reads in one unit in every
+    table that shows it (appendix B splits its machines over two, each fitting a page's column)."""
+    cols = columns(machines) if seed else [(m.id, short_name(m)) for m in machines]
+    t = Table(["step (size)"] + [head for _, head in cols])
     for (scheme, operation, size), row in table(cells).items():
         if scheme == "*":
             continue
         unit = row_unit(row.values())
-        t.add(registry.manifest(scheme).TITLE, f"{operation} ({size})",
+        t.add(f"{registry.manifest(scheme).TITLE}: {operation} ({size})",
               *(cell_text(row.get(ident), unit) for ident, _ in cols))
     return t
 
