@@ -299,6 +299,9 @@ def test_the_page_refuses_a_hostile_file_as_costbook_check_does(chapter_page, br
     page.send("Page.navigate", url=chapter_page.as_uri())
     page.wait_for("document.readyState === 'complete' && document.querySelectorAll('.costbook-live tr[data-step]').length > 0")
     before = read_steps(page)
+    # the book embeds this machine's file (make book measured it): the page prices with it first
+    chosen = page.js("document.querySelector('.costbook-live-words').dataset.machine")
+    assert chosen == "here", chosen
     doc = page.send("DOM.getDocument", depth=-1)
     node = page.send("DOM.querySelector", nodeId=doc["root"]["nodeId"], selector=".costbook-live input[type=file]")
     for path in files + [tmp_path / "huge.json", loop]:
@@ -314,7 +317,7 @@ def test_the_page_refuses_a_hostile_file_as_costbook_check_does(chapter_page, br
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
             assert cli.main(["check", str(path)]) == 2
         assert said == err.getvalue().strip().removeprefix("costbook: error: ").replace(str(path), path.name), said
-        assert page.js("document.querySelector('.costbook-live-words').dataset.machine") == "reference"
+        assert page.js("document.querySelector('.costbook-live-words').dataset.machine") == chosen
         table = page.js("document.querySelector('.costbook-live-table').textContent")
         assert "NaN" not in table and "Infinity" not in table, table
     assert read_steps(page) == before

@@ -149,13 +149,14 @@
       reader.readAsArrayBuffer(file);
     });
     // this machine's measurement, embedded when the book was made with one: checked as a reader's file is,
-    // and priced the same way (offered as "this machine", not chosen for the reader)
+    // priced the same way, and chosen first, as the chapter's own tables are priced with it
     if (thisMachine) {
       try {
         const set = P.parseMeasurementFile(thisMachine.text, thisMachine.name, datasets[0].schema);
         if (set.kind === "measured") {
           state.here = new P.PriceSet(set, datasets[0].schema);
           state.hereFile = thisMachine.name;
+          state.machine = "here";
         }
       } catch (e) {
         fileMsg.textContent = `this machine's file: ${e.message}`;
