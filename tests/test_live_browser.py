@@ -355,7 +355,8 @@ READ_WIDGET = """(() => {
     [...f.querySelectorAll('text.costbook-live-tick')].map(t => { const b = t.getBBox();
       return {text: t.textContent, left: b.x, right: b.x + b.width}; }));
   const x = box.querySelector('select[data-control=x]');
-  return {groups, rows, plots, ticks, axis: x.value, axes: [...x.options].map(o => o.value),
+  const times = [...box.querySelectorAll('tr[data-step] td.num')].map(td => td.textContent);
+  return {groups, rows, plots, ticks, times, axis: x.value, axes: [...x.options].map(o => o.value),
           controls: [...box.querySelectorAll('.costbook-live-option label')].map(l => l.textContent),
           tooltips: [...box.querySelectorAll('.costbook-live-option')].map(p => p.title),
           caption: box.querySelector('caption.costbook-live-words')?.textContent || ''};
@@ -421,6 +422,9 @@ def test_the_live_estimate_reads_like_its_chapter(book_pages, browser, stem):
         # the chapter's names: a scheme's own chapter (the comparison chapter shows it as there)
         text = chapter_text(next(p for p in book_pages if p.stem == Path(schemes.manifest(name).CHAPTER).stem))
         assert widget["rows"], where
+        # a time is a time: a step with nothing priced says so in words, not "0 ns [0–0]"
+        zero = [t for t in widget["times"] if re.match(r"^0\s*ns \[0–0\]$", t)]
+        assert not zero, f"{where}: rows of zero time: {zero}"
         missing = [label for label in widget["rows"] if " ".join(label.split()) not in text]
         assert not missing, f"{where}: step labels the chapter's text and tables never name: {missing}"
         # every step under the heading of its model, as the model groups them

@@ -283,7 +283,10 @@
             const row = el("tr", { "data-step": s.label }, el("td", { text: s.label }));
             if (s.error) row.append(el("td", { "data-error": "", text: `not priced: ${s.error}` }));
             else {
-              row.append(el("td", { class: "num", text: P.fmtInterval(s.total, s.low, s.high) }));
+              // a step with no priced operation at these parameters (a Merkle proof copied from the stored
+              // tree, a witness of a one-element set) says so, rather than "0 ns [0–0]"
+              const none = s.total === 0 && s.high === 0;
+              row.append(el("td", { class: "num", text: none ? "no priced operation" : P.fmtInterval(s.total, s.low, s.high) }));
               Object.assign(row.dataset, { total: String(s.total), low: String(s.low), high: String(s.high) });
             }
             body.append(row);
