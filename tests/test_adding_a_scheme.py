@@ -72,7 +72,7 @@ def add_toy_as_the_guide_says(root: Path, places: list) -> str:
                    (root / "_quarto.yml").read_text(encoding="utf-8")), encoding="utf-8"),
         "measurements/published/<file>.json": lambda: [shutil.copy(f, root / "measurements" / "published" / f.name)
                                                        for f in TOY.glob("*.json")],
-        "chapters/live/": lambda: subprocess.run([sys.executable, "-m", "costbook.book.live", "--out", "chapters/live", TOY.name],
+        "chapters/live/": lambda: subprocess.run([sys.executable, "-m", "costbook.book", "live", "--out", "chapters/live", TOY.name],
                                                  cwd=root, env=copy_env(root), check=True, capture_output=True, timeout=600),
     }
     assert sorted(places) == sorted(steps), f"the guide's table names {places}; this test follows {sorted(steps)}"

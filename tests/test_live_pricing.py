@@ -185,7 +185,7 @@ def test_export_is_deterministic():
     name = min(schemes.REGISTRY, key=lambda n: (ROOT / "chapters" / "live" / f"{n}.json").stat().st_size)
     made = json.dumps(live.export(name), separators=(",", ":"), allow_nan=False)
     assert made == (ROOT / "chapters" / "live" / f"{name}.json").read_text(), \
-        f"chapters/live/{name}.json is not the current export: python -m costbook.book.live --out chapters/live"
+        f"chapters/live/{name}.json is not the current export: python -m costbook.book live --out chapters/live"
 
 
 def test_page_prices_every_grid_point_like_the_cli(tmp_path):
@@ -198,7 +198,7 @@ def test_page_prices_every_grid_point_like_the_cli(tmp_path):
         # the export under test is the copy Quarto's OJS cells attach (the offline book exports the
         # same afresh): stale, it would price some step unlike the CLI below
         committed = ROOT / "chapters" / "live" / f"{name}.json"
-        assert committed.is_file(), f"no {committed.relative_to(ROOT)}: python -m costbook.book.live --out chapters/live"
+        assert committed.is_file(), f"no {committed.relative_to(ROOT)}: python -m costbook.book live --out chapters/live"
         data = json.loads(committed.read_text())
         exports[name] = data
         model = schemes.get(name)

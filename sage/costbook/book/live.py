@@ -358,7 +358,7 @@ def write(out_dir, names=None) -> list:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m costbook.book.live", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m costbook.book live", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="folder for <scheme>.json")
     ap.add_argument("schemes", nargs="*")
     args = ap.parse_args(argv)
