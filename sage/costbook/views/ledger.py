@@ -343,11 +343,13 @@ def to_text(rows: list) -> str:
     return head + "\n\n" + t.to_text()
 
 
-def interval_text(r: Row) -> str:
-    """An out-of-sample row's prediction interval at the printed unit ("[25.1–28.4]"), else a dash."""
+def interval_text(r: Row, unit: bool = True) -> str:
+    """An out-of-sample row's prediction interval at the printed unit ("[25.1–28.4 µs]"; without
+    `unit`, "[25.1–28.4]", beside a value that names it), else a dash."""
     if r.book_low is None:
         return "–"
-    return f"[{format_like(r.printed, r.book_low, 3).split(' ')[0]}–{format_like(r.printed, r.book_high, 3)}]"
+    high = format_like(r.printed, r.book_high, 3)
+    return f"[{format_like(r.printed, r.book_low, 3).split(' ')[0]}–{high if unit else high.split(' ')[0]}]"
 
 
 def dumps(rows: list) -> str:

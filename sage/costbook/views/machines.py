@@ -249,9 +249,9 @@ def shown_interval(cell: Cell) -> tuple:
     return cell.low, cell.high
 
 
-def columns(machines) -> list:
-    """(column id, head) of the price table: every machine, then the seeds' machines."""
-    return [(m.id, short_name(m)) for m in machines] + [(SEED, SEED_WORDS)]
+def columns(machines, seed: bool = True) -> list:
+    """(column id, head) of the price table: every machine, then, with `seed`, the seeds' machines."""
+    return [(m.id, short_name(m)) for m in machines] + ([(SEED, SEED_WORDS)] if seed else [])
 
 
 def price_table(cells, machines, seed: bool = True) -> Table:
@@ -259,7 +259,7 @@ def price_table(cells, machines, seed: bool = True) -> Table:
     with `seed`, on the seeds' machines; each cell with its interval and measured share.  A row's unit
     is that of the step on every machine the book knows, so that the step reads in one unit in every
     table that shows it (appendix B splits its machines over two, each fitting a page's column)."""
-    cols = columns(machines) if seed else [(m.id, short_name(m)) for m in machines]
+    cols = columns(machines, seed)
     t = Table(["step (size)"] + [head for _, head in cols])
     for (scheme, operation, size), row in table(cells).items():
         if scheme == "*":

@@ -753,14 +753,16 @@
   const hashBlocks = (name, nBytes) => { const [block, pad] = HASH_BLOCKS[name]; return (BigInt(nBytes) + pad + block - 1n) / block; };
   const median = (xs) => { const s = [...xs].sort((p, q) => p - q), h = s.length >> 1; return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2; };
 
+  const HASH_KEY = /^(sha256|sha512)\/([1-9][0-9]*)B$/;
+
   function hashByBlocks(ms, b, key) {
-    const m = /^(sha256|sha512)\/([1-9][0-9]*)B$/.exec(key);
+    const m = HASH_KEY.exec(key);
     if (m === null) return null;
     const name = m[1], n = BigInt(m[2]);
     if (n > HASH_BLOCKS[name][2]) throw new PriceError(`${key}: ${name} takes at most ${HASH_BLOCKS[name][2]} bytes (FIPS 180-4), got ${n}`);
     const byBlocks = new Map();
     for (const k of ms.keys(b)) {
-      const km = /^(sha256|sha512)\/([1-9][0-9]*)B$/.exec(k);
+      const km = HASH_KEY.exec(k);
       if (km === null || km[1] !== name) continue;
       const blocks = Number(hashBlocks(name, km[2])), [lo, hi] = ms.bounds(b, k);
       if (!byBlocks.has(blocks)) byBlocks.set(blocks, []);
