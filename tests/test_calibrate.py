@@ -13,6 +13,8 @@ import pytest
 from costbook.calibration import calibrate, uncertainty
 
 MACHINE = "Test CPU, 2 cores"
+#: seconds for a command to import Sage and start its workers: polled, so a generous bound costs nothing
+START_TIMEOUT = 300
 
 
 def _result(scheme: str, conditions: str, tag: str, measured: float = 1.0) -> dict:
@@ -147,7 +149,7 @@ def test_a_signal_ends_the_collection_its_worker_and_its_companion(tmp_path, sig
     proc = subprocess.Popen([sys.executable, "-m", "costbook.calibration.calibrate", "--beside-busy", "--processes", "1",
                              "--out", str(out), "cs03"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     me = psutil.Process(proc.pid)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + START_TIMEOUT
     workers = lambda: [p for p in me.children(recursive=True) if "resource_tracker" not in " ".join(p.cmdline())]
     while time.monotonic() < deadline and len(workers()) < 2:    # the companion and the worker
         time.sleep(0.2)
@@ -169,7 +171,7 @@ def test_a_signal_ends_costbook_validate_and_its_worker(sig, word):
     proc = subprocess.Popen([costbook, "validate", "veccom"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     me = psutil.Process(proc.pid)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + START_TIMEOUT
     workers = lambda: [p for p in me.children(recursive=True) if "resource_tracker" not in " ".join(p.cmdline())]
     while time.monotonic() < deadline and not workers():
         time.sleep(0.2)

@@ -12,7 +12,7 @@ import os
 import signal
 import sys
 
-from ..system.unwinding import quiet_unwinding
+from ..system.unwinding import quiet_unwinding, resend_lost_signals
 
 #: command: the module whose main() it runs
 COMMANDS = {**{name: f"costbook.book.{name}" for name in
@@ -48,6 +48,7 @@ def main(argv: list) -> int:
     for s in (signal.SIGINT, signal.SIGTERM):
         signal.signal(s, _starting)
     quiet_unwinding()
+    resend_lost_signals()
     try:
         from . import interrupt
         module = importlib.import_module(COMMANDS[command])

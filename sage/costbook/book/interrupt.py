@@ -15,10 +15,8 @@ Why the pieces are as they are:
   SIGTERM on as its own (the shell sees 143), while a child that exits 143 while make itself is
   handling a SIGTERM to the process group makes make 4.3 print "wait: No child processes" twice
   and exit 2.  make adds its own one line either way ("make: *** [Makefile:N: target] Terminated").
-* Python cannot raise from some places (a fork's after-fork hooks, `__del__`, weakref callbacks):
-  an Interrupted raised there is printed as "Exception ignored" and the command would go on to
-  finish.  Inside `raised_as_exception` such a lost signal is sent again a moment later, when the
-  main thread is back in ordinary code.
+* A signal that lands where Python cannot raise (an after-fork hook) is sent again
+  (costbook.system.unwinding.resend_lost_signals), or the command would go on to finish.
 """
 from __future__ import annotations
 
@@ -26,9 +24,10 @@ import contextlib
 import os
 import signal
 import sys
-import threading
 
 import psutil
+
+from ..system import unwinding
 
 #: the signals a user or a supervisor sends to stop a command
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -54,28 +53,14 @@ def raise_interrupted(signum, frame):
     raise Interrupted(signum)
 
 
-#: seconds after which a signal lost where Python cannot raise is sent again
-RESEND_SECONDS = 0.01
-
-
-def _resending_lost_signals(hook):
-    def unraisable(info):
-        if isinstance(info.exc_value, Interrupted):
-            threading.Timer(RESEND_SECONDS, os.kill, (os.getpid(), info.exc_value.signum)).start()
-        else:
-            hook(info)
-    return unraisable
-
-
 @contextlib.contextmanager
 def raised_as_exception():
     """Inside the block, SIGINT and SIGTERM raise Interrupted in the main thread."""
+    unwinding.resend_lost_signals()
     previous = {s: signal.signal(s, raise_interrupted) for s in STOP_SIGNALS}
-    previous_hook, sys.unraisablehook = sys.unraisablehook, _resending_lost_signals(sys.unraisablehook)
     try:
         yield
     finally:
-        sys.unraisablehook = previous_hook
         for s, handler in previous.items():
             signal.signal(s, handler)
 

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from ..system import atomic, children
+from ..system import atomic, children, unwinding
 from .. import registry
 from . import uncertainty
 from ..timing.measure import machine_label
@@ -124,11 +124,12 @@ def main(argv=None) -> int:
 
     def stop(signum, frame):
         # the workers and the companion end now (a pool would wait for its running worker); then unwind
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, signal.SIG_IGN)
+        # (a second signal is ignored from the `except` on: ignored here, a first one lost where Python
+        # cannot raise would not be sent again)
         children.end_children()
         raise Stopped(signum)
 
+    unwinding.resend_lost_signals()
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     busy = None
     try:
@@ -140,6 +141,8 @@ def main(argv=None) -> int:
                        progress=lambda s, o: print(f"  {s} {o}", flush=True), conditions=conditions,
                        collections=collections)
     except Stopped as e:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)
         print(f"calibrate: interrupted ({signal.Signals(e.signum).name}); {out} left as it was", file=sys.stderr)
         return 128 + e.signum
     finally:

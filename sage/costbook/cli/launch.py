@@ -10,7 +10,7 @@ from __future__ import annotations
 import signal
 import sys
 
-from ..system.unwinding import quiet_unwinding
+from ..system.unwinding import quiet_unwinding, resend_lost_signals
 
 
 class _Stopped(BaseException):
@@ -29,6 +29,7 @@ def _stop(signum, frame):
 def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, _stop)
     quiet_unwinding()
+    resend_lost_signals()
     try:
         from . import commands as cli
         code = cli.main(argv)
