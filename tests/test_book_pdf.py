@@ -228,3 +228,25 @@ def test_a_cell_that_starts_like_typst_markup_shows_as_its_characters(tmp_path):
     typst.compile(str(tmp_path / "t.typ"), output=str(tmp_path / "t.pdf"))
     text = " ".join(PdfReader(tmp_path / "t.pdf").pages[0].extract_text().split())
     assert text == " ".join(cells), text
+
+
+def test_a_table_cell_breaks_after_a_key_s_joints_never_inside_a_number():
+    """Table B.2 printed "[1.|38-3.67]" and "[320-1,|222]": the break opportunities the filter puts into
+    long words fell inside numbers too."""
+    import pypandoc
+    from costbook.book.pdf import LUA_FILTER
+    cell = "2.4 ms [1.38–3.67] [320–1,222] 1,528.5 µs pointproofs/commit_update"
+    body = pypandoc.convert_text(f"<table><tr><td>{cell}</td></tr></table>", "typst", format="html",
+                                 extra_args=["--lua-filter", str(LUA_FILTER)])
+    marked = re.sub(r"\\(.)", r"\1", body.replace("\u200b", "|"))
+    assert "[1.38--3.67]" in marked and "[320--1,222]" in marked and "1,528.5" in marked, marked
+    assert "pointproofs/|commit_|update" in marked, marked
+
+
+def test_the_title_page_and_the_code_the_html_folds(text):
+    """The title page's subtitle is not hyphenated; code the HTML folds away (the cells that draw the
+    tables and figures) is not printed, the scheme's own code is."""
+    assert "protocols" in _flat(text[0]).split() and "-\n" not in text[0], text[0]
+    whole = _flat(" ".join(text))
+    assert "def ledger_table" not in whole and "def counts_table" not in whole
+    assert "def punch" in whole and "def redeem" in whole

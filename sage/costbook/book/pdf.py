@@ -15,7 +15,7 @@ module adds is only what paper needs:
     as the pages' MathJax configuration reads it: `\\$` is a dollar, `tex2jax_ignore` and code
     are not mathematics) handed to pandoc as math, which pandoc writes as Typst math;
   * figures (data: URIs in the pages) written out as files for Typst; the live estimates, which
-    need a browser, replaced by a sentence saying where they run; folded code shown unfolded;
+    need a browser, replaced by a sentence saying where they run; folded code left out;
   * the Typst preamble (templates/book.typ): page layout, a title page, the contents, chapters on
     new pages, figure and table captions as the HTML book numbers them (Typst's own numbering is
     off), and tables narrowed to the text width: a smaller type for many columns, and a table
@@ -180,7 +180,9 @@ def page_fragment(text: str, href: str, part: str | None, pages: set[str], media
         live.replace_with(note)
     for tag in body.find_all(["script", "style", "input", "select", "button"]):
         tag.decompose()
-    for summary in body.find_all("summary"):       # folded code: shown, as on paper it must be
+    for folded in body.select("details.code-fold"):   # code the HTML folds away (tables, plots): not printed
+        folded.decompose()
+    for summary in body.find_all("summary"):
         summary.decompose()
     for details in body.find_all("details"):
         details.unwrap()

@@ -46,17 +46,26 @@ end
 
 -- in table cells, a break opportunity (a zero-width space) after the characters that join the long
 -- words of the book's tables (paths, keys, commands, library lists), so that the columns can wrap to
--- the text width instead of the table being scaled down to it
+-- the text width instead of the table being scaled down to it; never inside a number (1.38, 1,222)
+local function with_breaks(text)
+  return (text:gsub("()([/_,=:;%.%-%+])", function(at, c)
+    if c:match("[,%.%-]") and text:sub(at - 1, at - 1):match("%d") and text:sub(at + 1, at + 1):match("%d") then
+      return c
+    end
+    return c .. "\u{200B}"
+  end))
+end
+
 local function breakable(cell_blocks)
   return pandoc.walk_block(pandoc.Div(cell_blocks), {
     Str = function(s)
       if #s.text > 12 then
-        return pandoc.Str((s.text:gsub("([/_,=:;%.%-%+])", "%1\u{200B}")))
+        return pandoc.Str(with_breaks(s.text))
       end
     end,
     Code = function(c)
       if #c.text > 12 then
-        c.text = c.text:gsub("([/_,=:;%.%-%+])", "%1\u{200B}")
+        c.text = with_breaks(c.text)
         return c
       end
     end,
