@@ -70,7 +70,15 @@ class Row:
     def citation(self) -> str:
         """The marker the book renders as a citation: [@seed-cs03, line 12]."""
         where = f"{self.document}, " if self.document else ""
-        return cite(self.seed, f"{where}line{'s' if ',' in self.lines else ''} {self.lines}")
+        return cite(self.seed, where + self.line_text())
+
+    def line_text(self) -> str:
+        """Where in its source the figure is printed: "line 12", "lines 12, 14"."""
+        return f"line{'s' if ',' in self.lines else ''} {self.lines}"
+
+    def source(self) -> str:
+        """The source without the line: [@seed-cs03], [@repo-traceable-mixnets, sample report]."""
+        return cite(self.seed, self.document)
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -197,11 +197,19 @@ class Table:
     #: file says, whose words are shown as they are, never as a citation (an unknown key stops a render);
     #: in a table that cites, a cell of a file's words is a ``FileWords``
     citations: bool = True
+    #: group headings, each before the row of its index: one line across the table (a long table read
+    #: in groups says the group once, not in every row)
+    sections: dict = field(default_factory=dict)
 
     def add(self, *cells):
         if len(cells) != len(self.headers):
             raise ValueError(f"row has {len(cells)} cells, table has {len(self.headers)} columns")
         self.rows.append([c if isinstance(c, (FileWords, Phrase)) else cell_text(c) for c in cells])
+        return self
+
+    def section(self, heading: str):
+        """A heading for the rows added after it, until the next."""
+        self.sections[len(self.rows)] = heading
         return self
 
     def to_text(self) -> str:
@@ -212,7 +220,10 @@ class Table:
         line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
         out = [self.caption] if self.caption else []
         out += [line(self.headers), line("-" * w for w in widths)]
-        out += [line(r) for r in rows]
+        for i, r in enumerate(rows):
+            if i in self.sections:
+                out.append(text(self.sections[i]))
+            out.append(line(r))
         return "\n".join(out)
 
     def to_html(self) -> str:
@@ -221,8 +232,10 @@ class Table:
         head = "".join(f"<th{a}>{_no_citation(html_text(h))}</th>" for h, a in zip(self.headers, align))
         part = lambda c: (_citations_as_html if self._cites(c) else _no_citation)(html_text(c))
         cell = lambda c: "".join(map(part, c.parts)) if isinstance(c, Phrase) else part(c)
-        body = "".join("<tr>" + "".join(f"<td{a}>{cell(c)}</td>" for c, a in zip(r, align))
-                       + "</tr>" for r in self.rows)
+        heading = lambda i: (f'<tr class="costbook-section"><td colspan="{len(self.headers)}"><strong>'
+                             f"{cell(self.sections[i])}</strong></td></tr>" if i in self.sections else "")
+        body = "".join(heading(i) + "<tr>" + "".join(f"<td{a}>{cell(c)}</td>" for c, a in zip(r, align))
+                       + "</tr>" for i, r in enumerate(self.rows))
         cap = f"<caption>{_no_citation(html_text(self.caption))}</caption>" if self.caption else ""
         return f'<table class="costbook-table">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
