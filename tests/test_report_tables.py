@@ -69,3 +69,16 @@ def test_a_chapter_names_its_measured_machine_and_says_whether_it_is_the_referen
     said = measured_machine(mine)
     assert "Example CPU, 8 cores (measurement file mine)" in said
     assert "reference machine, AMD EPYC, 2 cores." in said and not measurements.is_reference(mine)
+
+
+def test_a_section_heads_its_rows_once_across_the_table():
+    t = Table(["line", "value"])
+    t.section("Punch cards " + cite("seed-punchcard")).add("line 7", "1 ms").add("line 8", "2 ms")
+    t.section("Vector commitments").add("line 5", "3 ms")
+    html = t.to_html()
+    assert html.count('<tr class="costbook-section"><td colspan="2">') == 2
+    assert html.index("Punch cards") < html.index("line 7") < html.index("Vector commitments") < html.index("line 5")
+    assert '<span data-qmd="[@seed-punchcard]">(Eskandarian 2021a)</span>' in html      # the heading cites
+    lines = t.to_text().splitlines()
+    assert lines[2].startswith("Punch cards (") and lines[5] == "Vector commitments", lines
+    assert column_alignments(t.rows, 2) == ["left", "right"]            # headings are not cells of a column
