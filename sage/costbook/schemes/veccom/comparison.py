@@ -26,7 +26,7 @@ def rows(reference) -> list:
         r, p = ref["ops"][op]["breakdown"], pub["ops"][op]["breakdown"]
         scheme, what = op.split("/")
         bench_s, bench_n = model.bench(scheme, what)
-        out.append(OperationCost(NAME, f"{scheme.capitalize()} {what}", f"n = {VECCOM_N:,}", ref["ops"][op]["seconds"],
+        out.append(OperationCost(NAME, model.op_words(scheme, what), f"n = {VECCOM_N:,}", ref["ops"][op]["seconds"],
                                  shares(r), backends_of(r), pub["ops"][op]["seconds"],
                                  FITTED if op in VECCOM_FITTED_OPS else PREDICTED, shares(p), "the seed's Mac",
                                  bench_s if bench_n == VECCOM_N else None,

@@ -35,16 +35,28 @@ OPTION_WORDS = option_words(Parameters)
 
 
 def op_label(scheme: str, op: str) -> str:
-    """An operation's name in the chapter's tables and in `estimate` ("pointproofs/commit")."""
+    """An operation's key in `estimate`'s JSON and the validation's records ("pointproofs/commit")."""
     return f"{scheme}/{op}"
+
+
+SCHEME_NAMES = {"pointproofs": "Pointproofs", "merkle": "Merkle"}
+
+
+def op_words(scheme: str, op: str | None = None) -> str:
+    """An operation's name in the chapter's tables and the live estimate ("Merkle proof update, no
+    helper"); `scheme` may also be a key ("merkle/proof_update_no_helper")."""
+    if op is None:
+        scheme, op = scheme.split("/", 1)
+    words = op.replace("_", " ").replace(" no helper", ", no helper").replace(" with helper", ", with helper")
+    return f"{SCHEME_NAMES[scheme]} {words}"
 
 
 #: the operations `estimate` prices, as the chapter's live estimate groups them
 STEP_GROUPS = (
     StepGroup("Pointproofs, counted by running the Sage code (BLS12-381)",
-              tuple(op_label("pointproofs", op) for op in POINTPROOFS_OPS)),
+              tuple(op_words("pointproofs", op) for op in POINTPROOFS_OPS)),
     StepGroup("The Merkle tree, counted by running the Sage code (SHA-256)",
-              tuple(op_label("merkle", op) for op in MERKLE_OPS),
+              tuple(op_words("merkle", op) for op in MERKLE_OPS),
               "A Merkle proof, and a proof update with the helper, are copied from stored data: they cost no hashing."),
 )
 
@@ -255,7 +267,7 @@ def estimate(source, backends=None, n: int = 1000, msm="no", native=None) -> dic
     priced = []
     for scheme, counts in (("pointproofs", pc), ("merkle", mc)):
         for op, c in counts.items():
-            est = price(c, source, order, label=op_label(scheme, op), derive=True)
+            est = price(c, source, order, label=op_words(scheme, op), derive=True)
             priced.append(est)
             out["ops"][op_label(scheme, op)] = {**interval(est), "breakdown": est.to_dict()["breakdown"]}
     out["prices_without_spread"] = spreadless(source, priced)
