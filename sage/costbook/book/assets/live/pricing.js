@@ -129,9 +129,13 @@
 
   // ---------------------------------------------------------------- keys (costbook/keys.py)
 
+  // compiled once per schema: a page re-prices hundreds of steps per change
+  const compiled = new WeakMap();
   function families(rules) {
-    return rules.families.map((f) => ({ re: new RegExp("^(?:" + f.pattern + ")$"), python: f.python, grows: f.grows,
-                                        floor: f.floor }));
+    if (!compiled.has(rules))
+      compiled.set(rules, rules.families.map((f) => ({ re: new RegExp("^(?:" + f.pattern + ")$"), python: f.python,
+                                                       grows: f.grows, floor: f.floor })));
+    return compiled.get(rules);
   }
 
   function familyOf(key, fams) {
@@ -619,7 +623,12 @@
       for (const [lo, hi] of [["q1", "q3"], ["low", "high"]]) if (lo in e && hi in e) return [e[lo] * scale, e[hi] * scale];
       return [e.median * scale, e.median * scale];
     }
-    atBound(which) {
+    atBound(which) {        // a set is never changed once made: each bound's copy is made once
+      this.bounded = this.bounded || {};
+      if (!this.bounded[which]) this.bounded[which] = this.copyAtBound(which);
+      return this.bounded[which];
+    }
+    copyAtBound(which) {
       const pick = which === "low" ? 0 : 1;
       const results = {};
       for (const [b, entries] of Object.entries(this.results)) {
@@ -894,6 +903,15 @@
    * export gives that machine at that point, or a reader's file (`own`, a checked measurement file
    * replacing the template machine's reference file) its reader_margin.
    */
+  // the price sets of an export, each made once (a change of the page re-prices every point of a plot)
+  const exportSets = new WeakMap();
+  function priceSet(data, si) {
+    if (!exportSets.has(data)) exportSets.set(data, new Map());
+    const sets = exportSets.get(data);
+    if (!sets.has(si)) sets.set(si, new PriceSet(data.sources[si], data.schema));
+    return sets.get(si);
+  }
+
   function pricePoint(data, machineId, pointIndex, own) {
     const template = own ? data.template : machineId;
     const machine = data.machines.find((m) => m.id === template);
@@ -901,11 +919,7 @@
     const calls = machine.points[String(pointIndex)];
     if (calls === undefined) return { refused: "this combination does not apply to this machine's kind of file" };
     if (!Array.isArray(calls)) return { refused: calls.refused };
-    const sets = new Map();
-    const setOf = (si) => {
-      if (!sets.has(si)) sets.set(si, new PriceSet(data.sources[si], data.schema));
-      return sets.get(si);
-    };
+    const setOf = (si) => priceSet(data, si);
     // a set the scheme copied from the template file's entries, made of the reader's entries
     const viewOf = (view, si) => {
       const results = {};
