@@ -82,3 +82,12 @@ def test_a_section_heads_its_rows_once_across_the_table():
     lines = t.to_text().splitlines()
     assert lines[2].startswith("Punch cards (") and lines[5] == "Vector commitments", lines
     assert column_alignments(t.rows, 2) == ["left", "right"]            # headings are not cells of a column
+
+
+def test_an_interval_beside_a_printed_figure_never_reads_as_another_number():
+    """Table 2.12 printed "10.99 ms [11–11]": bounds rounded to three digits where the point had four."""
+    from costbook.writing.report import fmt_bounds_like
+    assert fmt_bounds_like(10.987e-3, 10.994e-3, 10.85, "ms") == "[10.99–10.99]"
+    assert fmt_bounds_like(10.94e-3, 11.03e-3, 10.85, "ms") == "[10.9–11.0]"           # three digits do
+    assert fmt_bounds_like(137.1768e-6, 151.8514e-6, 134.3669, "us") == "[137–152]"     # no false precision
+    assert fmt_bounds_like(1.0e-3, 1.1e-3, 4.00, "ms", decimals=2) == "[1.00–1.10]"

@@ -405,6 +405,18 @@ def fmt_as_printed(value: float, unit: str) -> str:
     return f"{value:,.{d}f}\u00a0{fmt_unit(unit)}"
 
 
+def fmt_bounds_like(low: float, high: float, printed: float, unit: str, decimals: int | None = None) -> str:
+    """An interval's bounds in a printed figure's unit (as ``fmt_like``), "[1.07–1.12]": three significant
+    digits, more where two bounds that differ would print alike, never more decimals than the figure's."""
+    from ..prices.measurements import UNITS
+    decimals = printed_decimals(printed) if decimals is None else decimals
+    lo, hi = low / UNITS[unit], high / UNITS[unit]
+    d = min(decimals, max(0, 2 - math.floor(math.log10(max(abs(lo), abs(hi))))) if max(abs(lo), abs(hi)) > 0 else 0)
+    while f"{lo:.{d}f}" == f"{hi:.{d}f}" and lo != hi and d < decimals:
+        d += 1
+    return f"[{lo:.{d}f}–{hi:.{d}f}]"
+
+
 def fmt_like(seconds: float, printed: float, unit: str, decimals: int | None = None,
              grouping: bool = True) -> str:
     """The book's value in the unit and at the precision of a printed figure, so the two can be
