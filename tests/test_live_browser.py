@@ -363,6 +363,7 @@ READ_WIDGET = """(() => {
   return {groups, rows, plots, ticks, times, axis: x.value, axes: [...x.options].map(o => o.value),
           controls: [...box.querySelectorAll('.costbook-live-option label')].map(l => l.textContent),
           tooltips: [...box.querySelectorAll('.costbook-live-option')].map(p => p.title),
+          values: [...box.querySelectorAll('.costbook-live-option select')].map(s => s.selectedOptions[0].textContent),
           caption: box.querySelector('caption.costbook-live-words')?.textContent || ''};
 })()"""
 
@@ -435,10 +436,18 @@ def test_the_live_estimate_reads_like_its_chapter(book_pages, browser, stem):
         missing = [label for label in widget["rows"] if not named(" ".join(label.split()))]
         assert not missing, f"{where}: step labels no table of the chapter names: {missing}"
         # every step under the heading of its model, as the model groups them
-        declared = {g.heading: g.steps for g in getattr(schemes.get(name), "STEP_GROUPS", ())}
+        # (a heading's "{option}" reads as that option's value in words: the model it names is the active one)
+        model = schemes.get(name)
+        declared = [(re.compile(re.sub(r"\\\{(\w+)\\\}", lambda m: "(?P<" + m.group(1) + ">.+)", re.escape(g.heading)) + "$"),
+                     g.steps) for g in getattr(model, "STEP_GROUPS", ())]
         assert sum(len(g["steps"]) for g in widget["groups"]) == len(widget["rows"]), where
-        for g in widget["groups"]:
-            assert g["heading"] in declared and set(g["steps"]) <= set(declared[g["heading"]]), (where, g)
+        headings_name_the_choices(widget, declared, model, where)
+        for option in {o for pattern, _ in declared for o in pattern.groupindex}:     # and after a change
+            step = lambda by: page.js(f"""(() => {{ const s = document.querySelector('.costbook-live select[data-option={option}]');
+                s.selectedIndex = (s.selectedIndex + {by} + s.options.length) % s.options.length; s.dispatchEvent(new Event('change')); }})()""")
+            step(1)
+            headings_name_the_choices(page.js(READ_WIDGET), declared, model, f"{where}, {option} changed")
+            step(-1)
         # the controls in the chapter's words, the command line in their tooltips, the parameters once
         words = schemes.get(name).OPTION_WORDS
         assert [c.rstrip(": ").lower() for c in widget["controls"]] == [w.lower() for w in words.values()], where
@@ -462,6 +471,16 @@ def test_the_live_estimate_reads_like_its_chapter(book_pages, browser, stem):
             shot(page, Path(os.environ["COSTBOOK_SCREENSHOTS"]) / f"live-{stem}-{name}.png")
     errors = [e["params"] for e in page.events if e.get("method") == "Runtime.exceptionThrown"]
     assert not errors, errors
+
+
+def headings_name_the_choices(widget: dict, declared: list, model, where: str) -> None:
+    """Each group under a heading its model declares, whose "{option}" parts say the option's chosen value."""
+    chosen = dict(zip([w.rstrip(": ").lower() for w in widget["controls"]], widget["values"]))
+    for g in widget["groups"]:
+        match = [(m, steps) for pattern, steps in declared if (m := pattern.match(g["heading"]))]
+        assert match and set(g["steps"]) <= set(match[0][1]), (where, g)
+        for option, said in match[0][0].groupdict().items():
+            assert said == chosen[model.OPTION_WORDS[option].lower()], (where, g["heading"], chosen)
 
 
 def shot(page: Page, path: Path) -> None:

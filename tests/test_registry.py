@@ -151,3 +151,12 @@ def test_the_book_refuses_a_scheme_whose_chapter_is_not_listed(toy_scheme):
     with pytest.raises(RenderError) as e:
         load_book(toy_scheme)
     assert "\n" not in str(e.value) and "chapters/91-schnorr.ipynb" in str(e.value)
+
+
+def test_words_for_a_choice_the_option_does_not_offer_are_refused_at_once():
+    from costbook.registry import Bounds, SchemeError, option
+    option("a", ("a", "b"), values={"a": "the first"})
+    with pytest.raises(SchemeError, match="does not offer"):
+        option("a", ("a", "b"), values={"c": "a third"})
+    with pytest.raises(SchemeError, match="does not offer"):
+        option(1, Bounds(1, 9), values={1: "one"})

@@ -78,12 +78,15 @@ class Bounds:
         return f"[{self.low}, {self.high}]" + (f" (or 0: {self.zero})" if self.zero else "")
 
 
-def option(default, allowed, why: str = "", words: str = ""):
+def option(default, allowed, why: str = "", words: str = "", values: dict | None = None):
     """A field of a scheme's ``seed.Parameters``: its default and what it admits (a tuple of
     choices or Bounds), why those bounds, and what it is in its chapter's words and units ("spent
-    cards in the server's set"; the live estimate's control says it); ``options`` turns the fields
-    into the CLI's OPTIONS, ``option_words`` gives the words."""
-    return field(default=default, metadata={"allowed": allowed, "why": why, "words": words})
+    cards in the server's set"; the live estimate's control says it), and `values`, the words for
+    choices whose name is a code ({"spec": "the scheme's, counted in Sage"}); ``options`` turns the
+    fields into the CLI's OPTIONS, ``option_words`` and ``value_words`` give the words."""
+    if values is not None and (not isinstance(allowed, tuple) or set(values) - set(allowed)):
+        raise SchemeError(f"option words {sorted(values)}: words for values the option does not offer ({allowed})")
+    return field(default=default, metadata={"allowed": allowed, "why": why, "words": words, "values": values or {}})
 
 
 def option_words(parameters) -> dict:
@@ -92,13 +95,18 @@ def option_words(parameters) -> dict:
     return {f.name: f.metadata.get("words") or f.name for f in fields(parameters)}
 
 
+def value_words(parameters) -> dict:
+    """{name: {choice: its words}} of the options of a ``seed.Parameters`` whose choices have words."""
+    return {f.name: dict(f.metadata["values"]) for f in fields(parameters) if f.metadata.get("values")}
+
+
 @dataclass(frozen=True)
 class StepGroup:
     """Steps that one model prices, shown together in the chapter's live estimate: `heading` says
     which model; `steps`, the labels of its ``price`` calls, are the names the chapter's tables print
     (one constant serves both); `note`, one line where the group measures something other than a
     group beside it.  A model lists them in ``STEP_GROUPS``; ``costbook.book.live`` exports them."""
-    heading: str
+    heading: str     # "{option}" in it stands for that option's value, in words ("with {model} counts")
     steps: tuple
     note: str = ""
 

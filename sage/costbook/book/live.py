@@ -302,11 +302,13 @@ def export(name: str) -> dict:
     labels = list(dict.fromkeys(row[0] for m in machines for rows in m["points"].values()
                                 if isinstance(rows, list) for row in rows))
     option_words = getattr(model, "OPTION_WORDS", {})
+    choice_words = getattr(model, "VALUE_WORDS", {})
     return {
         "format": FORMAT, "scheme": name, "title": manifest.TITLE,
         "chapter": Path(manifest.CHAPTER).with_suffix(".html").name, "section": manifest.SECTION,
         "options": [{"name": o, "words": option_words.get(o, o), "default": defaults[o],
-                     "allowed": _allowed(model.OPTIONS[o][1]), "offered": offered[o]} for o in names],
+                     "allowed": _allowed(model.OPTIONS[o][1]), "offered": offered[o],
+                     **({"values": choice_words[o]} if o in choice_words else {})} for o in names],
         "axis": axis(model, manifest, offered), "groups": groups(model, manifest.TITLE, labels),
         "applies": applies, "points": points,
         "machines": machines, "template": "reference",

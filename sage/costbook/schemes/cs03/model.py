@@ -22,7 +22,7 @@ from ...calibration.intervals import fmt_interval, fmt_of, spreadless
 from ...prices.keys import modexp_key, sizes
 from ...prices import defaults, measurements
 from ...writing.report import fmt_time
-from .. import StepGroup, option_words, options
+from .. import StepGroup, option_words, options, value_words
 from . import seed
 from .seed import ESTIMATES, PARAMETER_SETS, PUBLISHED, SEED_PRINTED_SIZES, Parameters, ParameterSet  # noqa: F401
 
@@ -30,12 +30,12 @@ STEPS = ("encrypt", "prove", "verify", "decrypt")
 
 OPTIONS = options(Parameters)
 OPTION_WORDS = option_words(Parameters)
+VALUE_WORDS = value_words(Parameters)
 
 #: the steps `estimate` prices (each labelled with its name in the chapter's tables), as the
 #: chapter's live estimate groups them
 STEP_GROUPS = (
-    StepGroup("CS03's four steps: the seed's exponentiation counts, or the scheme's counted by running the Sage code "
-              "(the counts chosen above)", STEPS),
+    StepGroup("CS03's four steps, with {model} counts", STEPS),
 )
 
 #: options that only the spec model uses: given with the seed model, the CLI refuses them (the

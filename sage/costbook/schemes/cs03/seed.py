@@ -74,7 +74,7 @@ class Parameters:
     order of Gamma (P-256 in the seed's comparison with TZ), both for the spec model; crt: decrypt
     with the factors (spec model only)."""
     params: str = option("conservative", tuple(PARAMETER_SETS), words="parameter set")
-    model: str = option("seed", MODELS, words="counts: the seed's, or the scheme's (spec)")
+    model: str = option("seed", MODELS, words="counts", values={"seed": "the seed's", "spec": "the Sage code's"})
     # the modulus: what the implementation accepts, no more: key generation needs at least
     # scheme.MIN_MODULUS_BITS (2048; 3072 for 128-bit security) and verify refuses a modulus past
     # proof.MAX_MODULUS_BITS (16384), so an estimate never prices an instance the scheme refuses

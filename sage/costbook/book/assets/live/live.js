@@ -53,9 +53,11 @@
     return `an integer in [${a.low}, ${a.high}]` + (a.zero ? ` (or 0: ${a.zero})` : "");
   }
 
-  /** A value as a reader reads it: 0 of an option whose 0 means something says what. */
+  /** A value as a reader reads it: a choice in its words where the scheme gives them, and 0 of an
+   *  option whose 0 means something as what it means (the command line's 0 is in the tooltip). */
   function valueWords(opt, v) {
-    if (!opt.allowed.choices && v === 0 && opt.allowed.zero) return `0 (${opt.allowed.zero})`;
+    if (!opt.allowed.choices && v === 0 && opt.allowed.zero) return opt.allowed.zero;
+    if (opt.values && Object.prototype.hasOwnProperty.call(opt.values, String(v))) return opt.values[String(v)];
     return typeof v === "number" ? v.toLocaleString("en-US") : String(v);
   }
 
@@ -243,11 +245,20 @@
       return series;
     }
 
+    /** A group's heading with each "{option}" in it the option's value, in words (the active model). */
+    function heading(group, values = state.shown) {
+      return group.heading.replace(/\{(\w+)\}/g, (all, name) => {
+        const opt = data().options.find((o) => o.name === name);
+        return opt ? valueWords(opt, values[name]) : all;
+      });
+    }
+
     const moving = (series) => [...series.values()].some((pts) => pts.length > 1 && !isFlat(pts));
 
     function update() {
       const d = data();
       const { values, applying } = effective();
+      state.shown = values;
       const result = priced(values);
       const params = d.options.filter((o) => applying.has(o.name)).map((o) => `${o.words}: ${valueWords(o, values[o.name])}`);
       const flags = d.options.filter((o) => applying.has(o.name) && values[o.name] !== o.default)
@@ -277,7 +288,7 @@
           const steps = g.steps.filter((label) => byLabel.has(label)).map((label) => byLabel.get(label));
           if (!steps.length) return;
           const body = el("tbody", { "data-group": gi },
-            el("tr", { class: "costbook-live-group" }, el("th", { colspan: 2, scope: "colgroup", text: g.heading })));
+            el("tr", { class: "costbook-live-group" }, el("th", { colspan: 2, scope: "colgroup", text: heading(g, values) })));
           if (g.note) body.append(el("tr", { class: "costbook-live-note" }, el("td", { colspan: 2, text: g.note })));
           for (const s of steps) {
             const row = el("tr", { "data-step": s.label }, el("td", { text: s.label }));
@@ -336,7 +347,7 @@
       const sx = (v) => L + ((lx(v) - x0) / (x1 - x0 || 1)) * (W - L - R);
       const sy = (v) => T + (1 - (lx(v) - y0) / (y1 - y0 || 1)) * (H - T - B);
       const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img",
-                                "aria-label": `${group.heading}: each step's time against ${opt.words}, log scales` });
+                                "aria-label": `${heading(group)}: each step's time against ${opt.words}, log scales` });
       for (let e = y0; e <= y1; e++) {
         root.append(svg("line", { x1: L, x2: W - R, y1: sy(10 ** e), y2: sy(10 ** e), stroke: "#ddd" }));
         root.append(svg("text", { x: L - 6, y: sy(10 ** e) + 4, "text-anchor": "end", "font-size": 11 }, P.fmtInterval(10 ** e, 10 ** e, 10 ** e).split(" [")[0]));
@@ -389,7 +400,7 @@
         root.append(text);
       });
       return el("figure", { class: "costbook-live-plot", "data-group": gi }, root,
-        el("figcaption", { text: `${group.heading}: each step's time against ${opt.words} (log scales; the band is its prediction interval; ` +
+        el("figcaption", { text: `${heading(group)}: each step's time against ${opt.words} (log scales; the band is its prediction interval; ` +
                                  "click a step's name to hide or show its line), the other parameters as in the table." }));
     }
 
