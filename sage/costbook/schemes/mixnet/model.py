@@ -29,7 +29,7 @@ from ...prices.counting import counting
 from ...calibration.intervals import fmt_named, named, spreadless
 from ...prices.keys import modexp_key
 from ...writing.report import fmt_time
-from .. import StepGroup, option_words, options
+from .. import StepGroup, option_words, options, value_words
 from . import artifact
 from .seed import (BASELINES, COLLAB_FACTOR, M_SEED, N_SEED, PUBLISHED, collab_zksnark_s, Parameters, cpsnark_set_s,
     positive, published_sources, published_times)
@@ -39,6 +39,7 @@ OPTIONS = options(Parameters)
 #: chooses nothing there: it applies to sources that price the counts
 OPTION_APPLIES = {"curve": {"source": ("measured", "calibrated")}}
 OPTION_WORDS = option_words(Parameters)
+VALUE_WORDS = value_words(Parameters)
 #: the parts of `estimate`'s result that are no estimate of a machine's time from prices (costbook.calibration.prediction):
 #: the seed's report refitted with its own calibrated prices, whose bounds are the prices' spread over the
 #: refits (the ledger gives its out-of-sample totals their prediction intervals)

@@ -81,7 +81,7 @@ class Parameters:
                     words="mix-servers m")
     curve: str = option("bn254", ("bn254", "bls12_381"), words="curve")
     security: str = option("malicious", ("malicious", "hbc"),
-                           words="adversary: malicious, or honest-but-curious (hbc) mix-servers")
+                           words="adversary", values={"malicious": "malicious mix-servers", "hbc": "honest-but-curious mix-servers"})
 
     def __post_init__(self):
         check_parameters(self)

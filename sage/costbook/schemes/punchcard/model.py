@@ -21,7 +21,7 @@ from ...prices.counting import counting
 from ...prices.derived import loo_pivot, nnls_relative, ratio_source, spread_of
 from ...calibration.intervals import fmt_interval, fmt_of, interval, spreadless
 from ...prices.measurements import MeasurementSet
-from .. import StepGroup, option_words, options
+from .. import StepGroup, option_words, options, value_words
 from . import curves, mergeable, ristretto
 from .prices import (NATIVE, SEED_BACKEND, SEED_FILE, _single, anchor_for, anchors, kind_of, native_prices,
     seed_machine_prices)
@@ -33,6 +33,7 @@ PUBLISHED = PRICE_FILE
 
 OPTIONS = options(Parameters)
 OPTION_WORDS = option_words(Parameters)
+VALUE_WORDS = value_words(Parameters)
 
 #: options used only in some estimates, refused by the CLI elsewhere instead of dropped: the
 #: redemption check is the BLS12-381 merge's, and the model completes the seed's laptop (a

@@ -235,8 +235,10 @@ class Parameters:
     punches: int = option(10, Bounds(1, 100), words="punches per card")
     # the spent-card set is built in memory: 10^6 entries (the seed's largest database, about 100 MB)
     db_size: int = option(0, Bounds(0, 1_000_000), words="spent cards in the server's set")
-    redeem_check: str = option("single", REDEEM_CHECKS, words="redemption check of the merged card (pairings)")
-    model: str = option("scaled", MODELS, words="the seed's laptop: prices scaled, or with the implied factors")
+    redeem_check: str = option("single", REDEEM_CHECKS, words="redemption check of the merged card",
+                               values={"single": "one pairing", "two": "two pairings"})
+    model: str = option("scaled", MODELS, words="the seed's laptop's unstated prices",
+                        values={"scaled": "scaled from its stated ones", "implied": "with the implied factors"})
 
     def __post_init__(self):
         check_parameters(self)
