@@ -25,6 +25,7 @@ other.  ``NOMINAL`` is the one level used everywhere.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass
@@ -154,9 +155,15 @@ def size_key(labels: Mapping | str) -> str:
     """A run's size: its numeric labels (n, m, punches, the modulus bits), as one comparable text.  Two
     runs of a scheme at one size (DB-SM and DB-RSM at n = m = 2, made in one process) are left out
     together: they share the process whose life moves a step's ratio to its primitives."""
-    labels = json.loads(labels) if isinstance(labels, str) else labels
+    if isinstance(labels, str):          # a Record's labels: the same few texts, asked for again and again
+        return _size_key_of_text(labels)
     return json.dumps({k: v for k, v in labels.items() if k != "checks" and isinstance(v, (int, float))
                        and not isinstance(v, bool)}, sort_keys=True)
+
+
+@functools.lru_cache(maxsize=4096)
+def _size_key_of_text(labels: str) -> str:
+    return size_key(json.loads(labels))
 
 
 @dataclass(frozen=True)
@@ -476,10 +483,17 @@ def evidence_cpu(folder: str) -> str | None:
     for path in evidence_files():
         if path.parent.name == folder:
             try:
-                return json.loads(path.read_text(encoding="utf-8")).get("machine")
+                stat = path.stat()
+                return _machine_in(str(path), stat.st_mtime_ns, stat.st_size)
             except (OSError, ValueError, AttributeError):
                 return None
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def _machine_in(path: str, mtime_ns: int, size: int) -> str | None:
+    """The machine an evidence file names, read once per version of the file (its time and size)."""
+    return json.loads(Path(path).read_text(encoding="utf-8")).get("machine")
 
 
 def evidence_half_width(machine: str | None = None) -> float:
@@ -541,12 +555,17 @@ def estimate_labels(scheme: str, options: Mapping | None, records: Sequence[Reco
     the scheme's runs label their sizes with (``size_key``: a run at those numbers is left out)."""
     options = dict(options or {})
     for labels in sorted({r.labels for r in records if r.scheme == scheme}):
-        run = json.loads(labels)
+        run = _labels(labels)
         shared = set(run) & set(options)
         if shared and all(run[k] == options[k] for k in shared):
             return labels
-    names = {k for r in records if r.scheme == scheme for k in json.loads(size_key(r.labels))}
+    names = {k for r in records if r.scheme == scheme for k in _labels(size_key(r.labels))}
     return labels_key({k: v for k, v in options.items() if k in names})
+
+
+@functools.lru_cache(maxsize=4096)
+def _labels(text: str) -> dict:
+    return json.loads(text)
 
 
 def estimate_margin(scheme: str, machine: str, options: Mapping | None = None, *, group: str = ESTIMATE_GROUP,
