@@ -495,29 +495,29 @@ COUNT_POINTS = ({"n": 8}, {"n": 13, "msm": "yes"})
 
 
 def code_counts(source=None, n: int = 1000, msm="no", **_ignored) -> dict:
-    """{label of each operation's price call: the counts running the code at n tallies}.  The proof
-    update without helper is tallied for every opened position p != c = n // 2 and averaged, as the
-    formula's mean height is (``mean_update_height``)."""
+    """{label of each operation's price call (its words): the counts running the code at n tallies}.
+    The proof update without helper is tallied for every opened position p != c = n // 2 and averaged,
+    as the formula's mean height is (``mean_update_height``)."""
     use_msm = msm in ("yes", True)
     n = Parameters(int(n), "yes" if use_msm else "no").n
     if n > VALIDATION_MAX_N:
         raise ValueError(f"the code runs at n up to {VALIDATION_MAX_N} (its setup is 3n multiplications), got {n}")
     run = run_ops(n, use_msm)
-    out = {op_label(*k.split("/", 1)): c for k, c in run.counts.items()}
+    out = {op_words(*k.split("/", 1)): c for k, c in run.counts.items()}
     vals, new = _values(n), _values(n, "new")
     T, c = merkle.Tree(vals), n // 2
     with counting() as tallied:
         T.prove(0)
-    out[op_label("merkle", "prove")] = tallied
+    out[op_words("merkle", "prove")] = tallied
     updates = Counts()
     for p in range(n):
         if p != c:
             with counting() as tallied:
                 merkle.proof_update(n, T.prove(p), p, c, T.prove(c), new[c])
             updates = updates + tallied
-    out[op_label("merkle", "proof_update_no_helper")] = updates * (1 / (n - 1))
+    out[op_words("merkle", "proof_update_no_helper")] = updates * (1 / (n - 1))
     _, helper = merkle.commit_update(n, c, T.prove(c), new[c])
     with counting() as tallied:
         merkle.proof_update(n, T.prove(0), 0, c, T.prove(c), new[c], helper)
-    out[op_label("merkle", "proof_update_with_helper")] = tallied
+    out[op_words("merkle", "proof_update_with_helper")] = tallied
     return out
