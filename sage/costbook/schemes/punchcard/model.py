@@ -25,8 +25,8 @@ from .. import StepGroup, option_words, options, value_words
 from . import curves, mergeable, ristretto
 from .prices import (NATIVE, SEED_BACKEND, SEED_FILE, _single, anchor_for, anchors, kind_of, native_prices,
     seed_machine_prices)
-from .seed import (CURVES, LABELS, PRICE_FILE, Parameters, STEPS, VARIANTS, message_size_formulas, published_prices,
-    published_steps, step_key)
+from .seed import (CURVES, LABELS, PRICE_FILE, Parameters, STEPS, VARIANTS, check_merged_punches,
+    message_size_formulas, published_prices, published_steps, step_key)
 
 #: what `costbook estimate punchcard --source published` prices with (the seed's stated prices)
 PUBLISHED = PRICE_FILE
@@ -121,9 +121,7 @@ def _run(curve: str, punches: int, redeem_check: str) -> tuple:
         counts["client_redeem"] = c
         message, secrets = (U, secret, punches), (secret,)
     elif curve == "bls12_381":
-        if punches % 2:
-            raise ValueError(f"the BLS12-381 benchmark merges two cards of punches/2 punches: "
-                             f"punches must be even, got {punches}")
+        check_merged_punches(curve, punches)       # the chapter's code calls this below Parameters
         E = curves.bls12_381()
         with counting() as c:
             server = mergeable.Server(E, rng, redeem_check)

@@ -226,6 +226,13 @@ class Speedup:
 MODELS = ("scaled", "implied")
 
 
+def check_merged_punches(curve: str, punches: int) -> None:
+    """The BLS12-381 benchmark merges two cards of punches/2 punches: there, punches must be even."""
+    if curve == "bls12_381" and punches % 2:
+        raise ValueError(f"the BLS12-381 benchmark merges two cards of punches/2 punches: "
+                         f"punches must be even, got {punches}")
+
+
 @dataclass(frozen=True)
 class Parameters:
     """One estimate of the punch cards; the defaults are the CLI's and the seed's runs (10 punches,
@@ -242,6 +249,4 @@ class Parameters:
 
     def __post_init__(self):
         check_parameters(self)
-        if self.curve == "bls12_381" and self.punches % 2:
-            raise ValueError(f"the BLS12-381 benchmark merges two cards of punches/2 punches: "
-                             f"punches must be even, got {self.punches}")
+        check_merged_punches(self.curve, self.punches)
