@@ -34,7 +34,7 @@ OPTIONS = options(Parameters)
 OPTION_WORDS = option_words(Parameters)
 
 
-def op_label(scheme: str, op: str) -> str:
+def op_key(scheme: str, op: str) -> str:
     """An operation's key in `estimate`'s JSON and the validation's records ("pointproofs/commit")."""
     return f"{scheme}/{op}"
 
@@ -269,7 +269,7 @@ def estimate(source, backends=None, n: int = 1000, msm="no", native=None) -> dic
         for op, c in counts.items():
             est = price(c, source, order, label=op_words(scheme, op), derive=True)
             priced.append(est)
-            out["ops"][op_label(scheme, op)] = {**interval(est), "breakdown": est.to_dict()["breakdown"]}
+            out["ops"][op_key(scheme, op)] = {**interval(est), "breakdown": est.to_dict()["breakdown"]}
     out["prices_without_spread"] = spreadless(source, priced)
     out["left_out"] = INTERPRETER_LEFT_OUT
     return out
