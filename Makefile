@@ -159,8 +159,10 @@ chapter: setup
 # the second phase collects only the files that hold validation tests (collecting every test module
 # imports them all: seconds of the phase's time); tests/test_architecture.py checks the list
 VALIDATION_TESTS := tests/test_validation_bounds.py
+# a scheme's own tests live in its folder (sage/costbook/schemes/<scheme>/tests/), found, not listed
+SCHEME_TESTS := $(wildcard sage/costbook/schemes/*/tests)
 test: setup
-	COSTBOOK_VALIDATION_PROFILE=check $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not validation" tests chapters --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider --durations=15
+	COSTBOOK_VALIDATION_PROFILE=check $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not validation" tests chapters $(SCHEME_TESTS) --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider --durations=15
 	$(PY) -m pytest -m validation $(VALIDATION_TESTS) -p no:cacheprovider --durations=15
 
 # How long make book (fresh, then again with nothing changed) and both phases of make test take on

@@ -1,12 +1,4 @@
-"""Shared test setup.
-
-The committed chapters are compared with nbval against outputs made from the
-reference measurement file, so a COSTBOOK_MEASUREMENTS left in the environment
-(e.g. by `make book`) must not leak into the kernels that nbval starts.
-"""
-import os
-
-os.environ.pop("COSTBOOK_MEASUREMENTS", None)
+"""Shared test setup of tests/ (the environment every test runs in: ../conftest.py)."""
 
 # Notebooks under tests/fixtures are inputs of the renderer's tests, not chapters.
 # The toy schemes' chapters are rendered and re-run by tests/test_toy_scheme.py, not by nbval.

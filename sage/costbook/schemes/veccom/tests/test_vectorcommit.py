@@ -242,7 +242,7 @@ def test_aggregate_same_checks_positions(pp, com):
 
 
 def test_verify_same_length_mismatch_is_rejected(pp, com):
-    """A verifier is a total function (issue 19): a malformed aggregate is rejected, not an error."""
+    """A verifier is a total function: a malformed aggregate is rejected, not an error."""
     S = [1, 4, 6]
     agg = PP.aggregate_same(pp, com, S, [VALS[i] for i in S], [PP.prove(pp, VALS, i) for i in S])
     assert PP.verify_same(pp, com, S, [VALS[1], VALS[4]], agg) is False
