@@ -7,9 +7,10 @@ tests/sanitize.cfg rewrites, in every cell.  Only a live timing of the machine t
 may go uncompared: everything computed from the code and the committed files (counts, formulas,
 reproductions of published figures, tables of the measurement files) is compared.
 
-``IGNORED`` lists every cell that relaxes nbval, with why.  A cell that relaxes nbval and is not
-listed, a listed cell that measures nothing now, and a sanitizer rule that rewrites any output a
-compared cell committed, each fail here.
+A cell that relaxes nbval says why in its metadata (``"nbval-why"``), so the list is the chapters'
+own.  A cell that relaxes nbval without saying why, a reason on a compared cell, a relaxed cell that
+measures nothing now, and a sanitizer rule that rewrites any output a compared cell committed, each
+fail here.
 
 (Not nbval's to see: a figure's PNG, which nbval never compares unless run with --nbdime; its
 text/plain stand-in, "<Figure size ... with 1 Axes>", is compared.)
@@ -26,22 +27,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
 
-#: (chapter, cell id) -> why its output is not compared: each is timed on this machine when it runs
-IGNORED = {
-    ("01-primitives", "5fbea961"): "modexp/3072/256 with GMP timed now (time_op): its median, quartiles and batch",
-    ("02-punch-cards", "0aeb8a3f"): "the validation table: each step timed now against its counts priced with prices "
-                                    "measured in the same run (model.validate)",
-    ("02-punch-cards", "104c18c9"): "the server redemption timed now at each spent-set size (time_op): the figure's "
-                                    "live markers and the medians printed under it",
-    ("03-vector-commitments", "84aa1840"): "the validation table, timed now (model.validate)",
-    ("03-vector-commitments", "a06efd42"): "the Merkle operations' parts in the validation run above (val): their "
-                                           "measured and priced times (the SHA-256 call counts it repeats are "
-                                           "compared in tbl-veccom-counts and tested against running the code)",
-    ("04-verifiable-encryption", "deb2cea4"): "768-bit safe primes generated now, timed (time.perf_counter)",
-    ("04-verifiable-encryption", "12e6ee26"): "the validation table, timed now (model.validate)",
-    ("05-traceable-mixnets", "6df1b353"): "the validation table, timed now (model.validate)",
-    ("05-traceable-mixnets", "eec7466d"): "an accumulator witness computed now, timed (time.perf_counter)",
-}
+#: the cell metadata that says why a cell's output is not compared (each is timed on this machine when it runs)
+WHY = "nbval-why"
 
 #: the tags and source markers with which nbval compares a cell's output less than strictly
 RELAXING_TAGS = {"nbval-ignore-output", "nbval-skip", "raises-exception"}
@@ -73,31 +60,39 @@ def measuring_calls(tree) -> set:
     return names & MEASURING_CALLS
 
 
-def test_the_cells_nbval_does_not_compare_are_the_listed_ones():
-    found = {}
+def ignored() -> dict:
+    """(chapter, cell id) -> why, of every cell that says why nbval does not compare it."""
+    return {(path.stem, cell.get("id")): cell["metadata"][WHY] for path in CHAPTERS
+            for cell in notebook(path)["cells"] if WHY in cell.get("metadata", {})}
+
+
+def test_every_cell_nbval_does_not_compare_says_why():
+    found, why = {}, ignored()
     for path in CHAPTERS:
         for cell in notebook(path)["cells"]:
             if cell["cell_type"] == "code" and relaxed(cell):
                 found[(path.stem, cell.get("id"))] = relaxed(cell)
-    assert set(found) == set(IGNORED), (
-        f"relaxed but not listed: {sorted(set(found) - set(IGNORED))}; listed but compared: "
-        f"{sorted(set(IGNORED) - set(found))} (list a live timing in IGNORED with why; compare anything else)")
+    assert set(found) == set(why), (
+        f"relaxed without a reason: {sorted(set(found) - set(why))}; a reason on a compared cell: "
+        f"{sorted(set(why) - set(found))} (a live timing's cell says why in its metadata, "
+        f"\"{WHY}\": \"...\"; compare anything else)")
+    assert all(isinstance(w, str) and len(w.split()) >= 3 for w in why.values()), why
     # a live timing's cell is still run: its code must work, only its numbers vary
     assert {tuple(v) for v in found.values()} == {("nbval-ignore-output",)}, found
 
 
-@pytest.mark.parametrize("chapter", sorted({c for c, _ in IGNORED}))
-def test_every_listed_cell_measures_now(chapter):
-    """A listed cell calls a timing function, or reads a value that a listed cell before it assigned
-    from one (the Merkle parts read the validation run)."""
-    live: set = set()           # names assigned from a measuring call in a listed cell
+@pytest.mark.parametrize("chapter", sorted({c for c, _ in ignored()}))
+def test_every_uncompared_cell_measures_now(chapter):
+    """An uncompared cell calls a timing function, or reads a value that an uncompared cell before it
+    assigned from one (the Merkle parts read the validation run)."""
+    live: set = set()           # names assigned from a measuring call in an uncompared cell
     for cell in notebook(ROOT / "chapters" / f"{chapter}.ipynb")["cells"]:
-        if (chapter, cell.get("id")) not in IGNORED:
+        if WHY not in cell.get("metadata", {}):
             continue
         tree = ast.parse(source(cell))
         reads = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         assert measuring_calls(tree) or reads & live, (
-            f"{chapter} cell {cell.get('id')} is not compared but times nothing: {IGNORED[(chapter, cell.get('id'))]}")
+            f"{chapter} cell {cell.get('id')} is not compared but times nothing: {cell['metadata'][WHY]}")
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign) and measuring_calls(node.value):
                 live |= {t.id for t in node.targets if isinstance(t, ast.Name)}
@@ -125,10 +120,10 @@ def test_the_sanitizer_rewrites_nothing_a_compared_cell_committed():
     a cell (a kernel's warning, an object's address), never what a compared cell committed."""
     rules = sanitizer_rules()
     assert rules, "tests/sanitize.cfg has no rule nbval reads"
-    hits = []
+    hits, uncompared = [], ignored()
     for path in CHAPTERS:
         for cell in notebook(path)["cells"]:
-            if (path.stem, cell.get("id")) in IGNORED:
+            if (path.stem, cell.get("id")) in uncompared:
                 continue
             for text in committed_texts(cell):
                 hits += [(path.stem, cell.get("id"), rx.pattern, m[0][:60]) for rx in rules
