@@ -70,13 +70,18 @@ BROKEN = {
     "manifest": dict(manifest='CHAPTER = ("chapters/99-broken.ipynb"\n', model="", says="manifest.py, line 1"),
     "model": dict(manifest=MANIFEST.format(chapter="99-broken", name="broken"), model="def estimate(:\n",
                   says="model.py, line 1"),
+    # a protocol module the model imports: it took down `costbook ledger` and the comparison chapter
+    "protocol": dict(manifest=MANIFEST.format(chapter="99-broken", name="broken"), model="from . import protocol\n",
+                     files={"protocol.py": "def setup(:\n"}, says="protocol.py, line 1"),
 }
 
 
 @pytest.mark.parametrize("where", BROKEN)
 def test_a_folder_with_a_syntax_error_is_one_line_and_the_others_work(extra_folder, capsys, where):
     case = BROKEN[where]
-    scheme_folder(extra_folder, "broken", case["manifest"], case["model"])
+    folder = scheme_folder(extra_folder, "broken", case["manifest"], case["model"])
+    for name, text in case.get("files", {}).items():
+        (folder / name).write_text(text)
 
     code, out, err = run(capsys, "--help")
     assert code == 0 and err == ""
@@ -88,6 +93,9 @@ def test_a_folder_with_a_syntax_error_is_one_line_and_the_others_work(extra_fold
 
     code, out, err = run(capsys, "estimate", "cs03", "--json")
     assert (code, err) == (0, "") and json.loads(out)
+    code, out, err = run(capsys, "ledger", "--json")         # the others' rows, and one line on the folder
+    assert code == 0 and json.loads(out)["rows"]
+    assert one_line(err).startswith("costbook: warning: scheme folder 'broken'") and case["says"] in err, err
 
     code, out, err = run(capsys, "estimate", "broken")
     assert code == 2 and out == ""

@@ -221,7 +221,8 @@ def _read_manifest(path: Path) -> SimpleNamespace:
 
 
 def _compile_model(path: Path) -> bool:
-    """Whether model.py compiles (a syntax error is the folder's one line, before anything imports it)."""
+    """Whether a module of the folder compiles (a syntax error is the folder's one line, before anything
+    imports it: the model imports the protocol modules, and every scheme's ledger row imports the model)."""
     compile(path.read_bytes(), str(path), "exec")
     return True
 
@@ -238,9 +239,10 @@ def _read_folder(name: str, path: Path) -> Folder:
     missing = [a for a in MANIFEST_API if not hasattr(manifest, a)]
     if missing:
         return Folder(name, path, None, f"{where}: its manifest.py has no {', '.join(missing)} (MANIFEST_API)")
-    _, problem = _cached(path / "model.py", _compile_model)
-    if problem is not None:
-        return Folder(name, path, None, f"{where}: {problem}")
+    for module in [path / "model.py"] + sorted(p for p in path.glob("*.py") if p.name != "model.py"):
+        _, problem = _cached(module, _compile_model)
+        if problem is not None:
+            return Folder(name, path, None, f"{where}: {problem}")
     return Folder(name, path, manifest)
 
 
