@@ -39,3 +39,15 @@ def test_a_validation_test_elsewhere_is_found(tmp_path):
     (tmp_path / "tests" / "test_other.py").write_text("import pytest\n@pytest.mark.slow\ndef test_x(): pass\n")
     assert marked(tmp_path / "tests", tmp_path) == {"tests/test_new.py"}
     assert listed("VALIDATION_TESTS := tests/test_validation_bounds.py\n") != marked(tmp_path / "tests", tmp_path)
+
+
+def test_bench_self_adds_each_run_to_its_machine_s_record(tmp_path):
+    """make bench-self's figures go to build/bench/<cpu>.json, one record per run, the earlier kept."""
+    import json
+    from costbook.book.bench import record
+    first = record(tmp_path, "Intel(R) Xeon(R) Processor, 2 CPUs", {"date": "d1", "times": [{"what": "make test", "seconds": 700.0}]})
+    again = record(tmp_path, "Intel(R) Xeon(R) Processor, 2 CPUs", {"date": "d2", "times": []})
+    assert first == again and first.name == "intel-r-xeon-r-processor-2-cpus.json"
+    assert [r["date"] for r in json.loads(first.read_text())["runs"]] == ["d1", "d2"]
+    (tmp_path / "broken.json").write_text("{")
+    assert json.loads(record(tmp_path, "broken", {"date": "d3"}).read_text())["runs"] == [{"date": "d3"}]

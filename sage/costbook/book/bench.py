@@ -11,11 +11,15 @@ runs, one after another, each with its output passed through:
 3. `make test`, timed per phase (library tests and nbval on two workers; validation alone);
 
 then prints the machine (lscpu's model name, CPUs, load averages before and after) and a table of
-the times.  It deletes the build folders named above; nothing tracked is touched.
+the times, and adds them to build/bench/<cpu>.json (one record per run, with its date), so that the
+figures of every machine it ran on sit side by side.  It deletes the build folders named above;
+nothing tracked is touched.
 """
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import os
 import re
 import shutil
@@ -25,6 +29,20 @@ import time
 from pathlib import Path
 
 FRESH_DIRS = ("build/measurements", "build/cache", "build/chapters", "build/book")
+BENCH_DIR = Path("build/bench")
+
+
+def record(folder: Path, cpu: str, run: dict) -> Path:
+    """Add `run` to folder/<cpu, as a file name>.json (its runs, oldest first), written whole."""
+    from ..system.atomic import write_text
+    path = folder / (re.sub(r"[^A-Za-z0-9]+", "-", cpu).strip("-").lower() + ".json")
+    runs = []
+    try:
+        runs = json.loads(path.read_text(encoding="utf-8"))["runs"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass                          # no earlier file, or one this command did not write: start anew
+    folder.mkdir(parents=True, exist_ok=True)
+    return write_text(path, json.dumps({"cpu": cpu, "runs": [*runs, run]}, indent=1) + "\n")
 
 
 def machine() -> str:
@@ -64,6 +82,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--no-book", action="store_true", help="do not time make book")
     ap.add_argument("--no-test", action="store_true", help="do not time make test")
+    ap.add_argument("--out", type=Path, default=BENCH_DIR, help=f"the folder of the records (default: {BENCH_DIR})")
     args = ap.parse_args(argv)
     make = [os.environ.get("MAKE") or "make", "--no-print-directory"]
     rows: list[tuple[str, str, str]] = []
@@ -91,11 +110,17 @@ def main(argv=None) -> int:
         if split is not None:
             rows += [("  phase A: library tests + nbval, 2 workers", f"{split:.0f} s", ""),
                      ("  phase B: validation tests alone", f"{secs - split:.0f} s", "")]
+    after = load()
     print()
-    print(f"bench-self on {machine()}; load averages (1, 5, 15 min) {before} before, {load()} after")
+    print(f"bench-self on {machine()}; load averages (1, 5, 15 min) {before} before, {after} after")
     width = max(len(r[0]) for r in rows) if rows else 10
     for what, secs, note in rows:
         print(f"{what:<{width}}  {secs:>7}  {note}".rstrip())
+    run_record = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                  "machine": machine(), "load_before": before, "load_after": after,
+                  "times": [{"what": what.strip(), "seconds": float(secs.split()[0]), "note": note}
+                            for what, secs, note in rows]}
+    print(f"recorded in {record(args.out, machine(), run_record)}")
     return 1 if failed else 0
 
 
