@@ -165,6 +165,7 @@ class _Tables:
     def __init__(self):
         self.counts, self.orders, self.sources = [], [], []
         self._ids: dict = {}
+        self._source_of: dict = {}        # id(measurement set) -> (the set, its entry): a set is read once
 
     def _id(self, table: list, value, ident):
         key = (id(table), ident)
@@ -177,12 +178,19 @@ class _Tables:
         counts = {k: c.counts[k] for k in c.counts}
         ci = self._id(self.counts, counts, json.dumps(counts, sort_keys=True))
         oi = self._id(self.orders, list(c.order), tuple(c.order))
-        ms = c.measurements
-        results = {b: {k: {f: e[f] for f in PRICE_FIELDS if f in e} for k, e in entries.items()}
-                   for b, entries in ms.results.items()}
-        si = self._id(self.sources, {"name": ms.name, "kind": ms.kind, "results": results},
-                      json.dumps([ms.name, results], sort_keys=True, default=str))
-        return [c.estimate.label, ci, si, oi, bool(c.derive)]
+        return [c.estimate.label, ci, self._source(c.measurements), oi, bool(c.derive)]
+
+    def _source(self, ms) -> int:
+        """The index of a measurement set's prices: equal sets share one (keyed by their content), and the
+        set a scheme prices hundreds of steps with is written out once (the set itself is kept, so that
+        its id names no other set meanwhile)."""
+        hit = self._source_of.get(id(ms))
+        if hit is None or hit[0] is not ms:
+            results = {b: {k: {f: e[f] for f in PRICE_FIELDS if f in e} for k, e in entries.items()}
+                       for b, entries in ms.results.items()}
+            hit = self._source_of[id(ms)] = (ms, self._id(self.sources, {"name": ms.name, "kind": ms.kind, "results": results},
+                                                          json.dumps([ms.name, results], sort_keys=True, default=str)))
+        return hit[1]
 
 
 steps = prediction.steps       # the steps among recorded price calls: what the page re-prices

@@ -250,8 +250,14 @@ def describe(key: str) -> str:
 
 def sizes(key: str) -> dict:
     """The size fields of a key as a dict, numbers converted to int."""
+    return dict(_size_fields(key))
+
+
+@functools.lru_cache(maxsize=65536)
+def _size_fields(key: str) -> tuple:
+    # a derivation rule reads the sizes of every key of a backend, for every price it derives
     m = family_of(key).match(key)
-    return {k: int(v) if v.isdigit() else v for k, v in m.groupdict().items()}
+    return tuple((k, int(v) if v.isdigit() else v) for k, v in m.groupdict().items())
 
 
 def modexp_key(modulus_bits: int, exponent_bits: int) -> str:
