@@ -141,8 +141,8 @@ def test_hash_counts_one_primitive_per_call():
         h2c.hash_to_g1(b"abc", dst)
         h2c.hash_to_g1(b"abcd", dst)
         h2c.hash_to_g2(b"abc", dst)
-        h2c.encode_to_g1(b"abc", dst)          # no priced key: not counted
-    assert dict(c) == {"bls12_381/hash_to_g1": 2, "bls12_381/hash_to_g2": 1}
+        h2c.encode_to_g1(b"abc", dst)          # counted, though no benchmark prices it yet
+    assert dict(c) == {"bls12_381/hash_to_g1": 2, "bls12_381/hash_to_g2": 1, "bls12_381/encode_to_g1": 1}
 
 
 # --- the constants: SWU's Z, the isogenies, the cofactor clearing ---------------------

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import operator
 
+#: the public operations that do not tally, and why no formula prices them (tests/test_groups_tally.py)
+UNTALLIED = dict.fromkeys(("integer", "index", "scalar", "is_bytes", "byte_string", "sequence"),
+                          "checks an input's type, range or length: no group operation")
+
 
 def integer(x):
     """x as a Python int if it is an integer type other than bool (int, Sage Integer, numpy int),

@@ -32,6 +32,17 @@ from functools import cached_property
 from sage.all__sagemath_schemes import GF, EllipticCurve, Integer, PolynomialRing
 
 from ..prices.counting import tally
+
+#: the public operations that do not tally, and why no formula prices them (tests/test_groups_tally.py)
+UNTALLIED = {
+    **dict.fromkeys(("PairingCurve.miller_loop", "PairingCurve.final_exponentiation"),
+                    "one half of a pairing: the pairings and pairing products that call it are priced whole"),
+    **dict.fromkeys(("PairingCurve.in_g1", "PairingCurve.in_g2"),
+                    "a subgroup check (r P = 0) of a point already in memory: a scheme prices it where its "
+                    "protocol pays for it, as the decoding of the bytes received (<curve>/<g>_decode)"),
+    **dict.fromkeys(("PairingCurve.fp2_to_fp12", "PairingCurve.untwist", "PairingCurve.fp12_coefficients"),
+                    "a change of representation inside the Miller loop or a serialization: no group operation"),
+}
 from . import orders
 
 
@@ -268,7 +279,14 @@ def _lexicographically_largest(a, p) -> bool:
 
 
 def compress(P, curve: PairingCurve = BLS12_381) -> bytes:
-    """48-byte (G1) or 96-byte (G2) compressed encoding."""
+    """48-byte (G1) or 96-byte (G2) compressed encoding.  Tallies ``<curve>/<g1|g2>_encode``."""
+    tally(f"{curve.name}/{'g2' if P.curve() == curve.E2 else 'g1'}_encode")
+    return compress_untallied(P, curve)
+
+
+def compress_untallied(P, curve: PairingCurve = BLS12_381) -> bytes:
+    """``compress`` without the tally, for a caller that says why its encoding is not priced (a
+    transcript serializing points already in affine form)."""
     p = int(curve.p)
     g2 = P.curve() == curve.E2
     size = 96 if g2 else 48
@@ -285,7 +303,11 @@ def compress(P, curve: PairingCurve = BLS12_381) -> bytes:
 
 
 def decompress(data: bytes, group: str, curve: PairingCurve = BLS12_381):
-    """Inverse of compress, with every check: flags, canonical x, on the curve, in the subgroup."""
+    """Inverse of compress, with every check: flags, canonical x, on the curve, in the subgroup.
+    Tallies ``<curve>/<group>_decode``, malformed input included (its checks are the work)."""
+    if group not in ("g1", "g2"):
+        raise ValueError(f"group must be 'g1' or 'g2', got {group!r}")
+    tally(f"{curve.name}/{group}_decode")
     size = {"g1": 48, "g2": 96}[group]
     if len(data) != size:
         raise InvalidEncoding(f"{group} encoding must be {size} bytes, got {len(data)}")

@@ -34,6 +34,23 @@ import random
 from sage.all__sagemath_schemes import GF, EllipticCurve
 
 from ..prices.counting import tally
+
+#: the public operations that do not tally, and why no formula prices them (tests/test_groups_tally.py)
+UNTALLIED = {
+    **dict.fromkeys(("Element.__add__", "Element.__sub__", "Element.__neg__", "Element.double"),
+                    "a point addition, negation or doubling: no priced primitive on ristretto255 (a native "
+                    "library adds in about 1% of a multiplication's time); a step adding many points shows it "
+                    "in its validation"),
+    **dict.fromkeys(("Element.__eq__", "Element.is_identity", "is_element"),
+                    "a comparison or curve-equation check of a few field products (membership is in_group, "
+                    "which decodes, tallied)"),
+    **dict.fromkeys(("is_negative", "ct_abs", "SQRT_RATIO_M1"),
+                    "a field helper of RFC 9496's encoding and decoding, priced inside them"),
+    **dict.fromkeys(("to_montgomery", "from_montgomery"),
+                    "a change of coordinates inside the multiplication, priced with it"),
+    "mul": "the function form of Element.__mul__ (P * k), which tallies ristretto255/mul",
+    "random_scalar": "draws a scalar: no group operation",
+}
 from . import orders
 
 # ---------------------------------------------------------------------------
@@ -476,9 +493,11 @@ def mul_edwards(P: Element, k) -> Element:
     """k*P with the Edwards formulas: 4-bit fixed windows, 256 doublings, 64 additions.
 
     Not used for pricing or protocols (see the comment above on speed); kept
-    because it is the textbook algorithm, and the tests check it against ``_mul``.
+    because it is the textbook algorithm, and the tests check it against ``_mul``.  Tallied
+    ``ristretto255/mul``, as any multiplication.
     """
     k = _scalar(k)
+    tally("ristretto255/mul")
     table = [IDENTITY, P]                       # table[j] = j*P for j < 16
     for _ in range(14):
         table.append(table[-1] + P)

@@ -22,6 +22,10 @@ from sage.libs.pari import pari
 # Odd primes below 17400 (3 handled separately by the residue class of the start).
 _SIEVE_PRIMES = [int(x) for x in pari("primes(2000)")][2:]
 
+#: the public operations that do not tally, and why no formula prices them (tests/test_groups_tally.py)
+UNTALLIED = dict.fromkeys(("is_safe_prime", "require_safe_prime", "random_safe_prime"),
+                          "primality tests of key generation and set-up, outside every step a formula prices")
+
 
 def is_safe_prime(p: int) -> bool:
     """p and (p - 1)/2 both prime (PARI's BPSW test, no known counterexample)."""

@@ -144,6 +144,9 @@ FAMILIES: list[Family] = [
            "RFC 9380 hash_to_curve to G2 of {curve} (suite XMD:SHA-256_SSWU_RO_), short message",
            "pairing groups",
            floor=_floor(1e-6)),
+    Family(r"(?P<curve>bls12_381)/encode_to_(?P<group>g1|g2)",
+           "RFC 9380 encode_to_curve to {group} of {curve} (suite XMD:SHA-256_SSWU_NU_, nonuniform), short "
+           "message; no benchmark measures it yet", "pairing groups"),
     Family(rf"modmul/{_N.format('mod')}",
            "one product a*b mod N of two residues modulo an odd {mod}-bit modulus N", "modular arithmetic",
            grows=("mod",),

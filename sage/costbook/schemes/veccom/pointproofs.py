@@ -67,18 +67,15 @@ def _transcript(commitment, S, values_S) -> bytes:
 # Multi-scalar multiplication and pairing products
 
 def g1_msm(points, scalars):
-    tally(f"bls12_381/g1_msm/{len(points)}")
-    return msm.pippenger(points, scalars, C.E1(0), r)
+    return msm.pippenger(points, scalars, C.E1(0), r, C)
 
 
 def g2_msm(points, scalars):
-    tally(f"bls12_381/g2_msm/{len(points)}")
-    return msm.pippenger(points, scalars, C.E2(0), r)
+    return msm.pippenger(points, scalars, C.E2(0), r, C)
 
 
 def pairing_product(pairs):
     """prod_k e(P_k, Q_k): one Miller loop per pair and a single final exponentiation."""
-    tally(f"bls12_381/pairing_product/{len(pairs)}")
     return msm.pairing_product(pairs, C)
 
 
@@ -237,8 +234,7 @@ def verify_encoded(pp: Params, commitment, i: int, value: bytes, proof: bytes) -
             and checks.is_bytes(value) and _commitment_ok(commitment) and checks.is_bytes(proof, 48)):
         return False
     try:
-        tally("bls12_381/g1_decode")
-        P = PC.decompress(proof, "g1", C)
+        P = PC.decompress(proof, "g1", C)          # tallies bls12_381/g1_decode
     except PC.InvalidEncoding:
         return False
     return _verify(pp, commitment, checks.index(i, pp.n), value, P)
@@ -275,7 +271,9 @@ def proof_update(pp: Params, proof, j: int, i: int, old: bytes, new: bytes):
 # t, which leaves a forger a few tries at a 1/r event, not an attack.
 
 def _encode(P) -> bytes:
-    return PC.compress(P, C)
+    """ser(P) for the transcript hash, untallied: the points hashed are the prover's own, already in
+    affine form, so their serialization is a copy of bytes (as ristretto255's ``_encode`` for hashing)."""
+    return PC.compress_untallied(P, C)
 
 
 def _check_set(pp: Params, S, values_S, proofs=None) -> None:
