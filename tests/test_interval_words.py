@@ -29,8 +29,9 @@ def test_several_margins_are_said_as_ranges_and_equal_ones_once():
     said = uncertainty.margin_words(VALIDATED)
     assert "+4.5% to +4.7% (the model's steady offset) ±7.1% to ±7.3% where" in said
     assert "the margin of 384 to 402 validation checks" in said and "leaving out each row's own scheme at its size" in said
-    # the estimate is not moved by the offset: the words say why it can lie outside its interval
-    assert said.endswith("the estimate itself is not moved by the offset, so it can lie outside its interval")
+    # the estimate is not moved by the offset: the words say how its interval still holds it
+    assert said.endswith("the estimate itself is not moved by the offset, and its interval is stretched to hold it "
+                         "where the offset would leave it outside")
     said = uncertainty.margin_words(PUBLISHED)
     assert "×e^±0.094 to ×e^±0.101 (±9.8% to ±10.6%), the margin of 30 to 55 predictions" in said
     assert uncertainty.margin_words([PUBLISHED[0], PUBLISHED[0]]) == uncertainty.margin_words(PUBLISHED[0])

@@ -2,9 +2,10 @@
 a newcomer it catches, each shown on a mutated copy of the toy scheme.
 
 1. ``costbook estimate SCHEME`` at each option's bounds and a few points between gives a finite,
-   non-negative result or a one-line refusal (exit 2): never an internal error.  A scheme's estimate
-   that fails there (a division by zero at a bound) fails the contract, naming the scheme, the option
-   and the cause; the CLI refuses it in one line (``cli.EstimateFailed``).
+   non-negative result, every time inside its own prediction interval, or a one-line refusal (exit 2):
+   never an internal error.  A scheme's estimate that fails there (a division by zero at a bound, a
+   NaN) fails the contract, naming the scheme, the option and the cause; the CLI refuses it in one line
+   (``cli.EstimateFailed``, ``cli._check_result``).
 2. The counts each labelled price call of ``estimate`` prices equal the counts running the scheme's
    code tallies for it (the model's ``code_counts``), at its ``COUNT_POINTS``: a formula that forgets
    an operation, or code that forgets a tally, names the scheme, the step, the operation and both counts.
@@ -23,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from conftest import install_toy_book
+from costbook.calibration import prediction
 from costbook.cli import commands as cli
 from costbook.prices import cost, measurements
 from costbook.prices.counting import count_differences, describe_differences
@@ -102,7 +104,7 @@ def estimate_failures(name: str) -> list:
             where = (f"scheme {name!r}, option {option!r} = {value!r}"
                      + "".join(f", {k} = {v!r}" for k, v in needs.items()) + f" ({source})")
             try:
-                result = model.estimate(measurements.load_source(source), **options)
+                result = prediction.estimate(name, measurements.load_source(source), **options)
             except (ValueError, KeyError, MissingPrice):
                 result = None                     # a refusal: the CLI must say it in one line
             except Exception as e:                # noqa: BLE001 - any other failure is the scheme's mistake
@@ -112,8 +114,13 @@ def estimate_failures(name: str) -> list:
                 # what the CLI prints of it: JSON with every time finite and non-negative (cli._check_result)
                 bad = next(cli._bad_numbers(result), None)
                 if bad is not None:
-                    failures.append(f"{where}: the estimate gives {bad[0]} = {bad[1]}, not a finite non-negative time")
-                json.dumps(result, allow_nan=False)
+                    failures.append(f"{where}: the estimate gives {bad[0]} = {bad[1]}, not a finite non-negative time "
+                                    f"(the CLI refuses it; find what makes it, or bound the option in seed.py)")
+                else:
+                    json.dumps(result, allow_nan=False)
+                    failures += [f"{where}: {at} = {v!r} lies outside its own interval [{lo!r}, {hi!r}] "
+                                 f"(costbook.calibration.uncertainty.prediction_interval must hold it)"
+                                 for at, lo, v, hi in prediction.outside(result)]
                 continue
             argv = ["estimate", name, "--source", source, "--json",
                     *[a for k, v in options.items() for a in (cli._flag(k), str(v))]]
@@ -301,3 +308,36 @@ def test_a_hash_of_a_length_nobody_measured_is_priced_by_its_blocks(tmp_path, mo
     (line,) = [l for l in json.loads(out)["steps"]["sign"]["breakdown"] if l["key"] == "sha512/200B"]
     assert "2 blocks of sha512 compression, scaled by blocks from the measured lengths of 1" in line["note"]
     assert line["low_s"] < line["seconds"] < line["high_s"]      # the measured price, the scaled one
+
+
+def test_a_nan_estimate_is_caught_and_refused_in_one_line(tmp_path, monkeypatch):
+    edits = {"model.py": [('steps[name] = {**est.to_dict(), "seconds": est.total}',
+                           'steps[name] = {**est.to_dict(), "seconds": est.total if messages < 64 else float("nan")}')]}
+    with mutated_toy(tmp_path, monkeypatch, edits):
+        failures = estimate_failures("schnorr")
+        code, out, err = run_cli(["estimate", "schnorr", "--messages", "64"])
+    assert failures and all(f.startswith("scheme 'schnorr', option 'messages' = 64") for f in failures)
+    assert "not a finite non-negative time (the CLI refuses it; find what makes it, or bound the option" in failures[0]
+    assert (code, out) == (2, "") and err.count("\n") == 1 and err.startswith("costbook: error: ")
+    assert "is nan, not a finite non-negative time" in err and "Traceback" not in err
+    print("\n".join(failures), err, sep="\n")
+
+
+def test_an_estimate_far_above_its_prices_low_bound_lies_inside_its_interval(tmp_path, monkeypatch):
+    """A step whose prices spread far below it (a price extrapolated to a size nobody measured): the
+    validation margin, anchored at the low bound, would end below the estimate; the interval printed
+    is stretched to hold it, at every option point (the contract's check)."""
+    from costbook.calibration import uncertainty
+    edits = {"model.py": [('steps[name] = {**est.to_dict(), "seconds": est.total}',
+                           'steps[name] = {**est.to_dict(), "seconds": est.total, "low_s": est.low / 3}')]}
+    with mutated_toy(tmp_path, monkeypatch, edits):
+        assert estimate_failures("schnorr") == []
+        result = prediction.estimate("schnorr", measurements.load_source("reference"), messages=4)
+        m = prediction.margin("schnorr", measurements.load_source("reference"), {"messages": 4})
+    step = result["steps"]["verify"]
+    assert m.spread_floor is not None                     # a validation margin, anchored at the low bound
+    unstretched = m.bounds(step["seconds"], step["price_low_s"], step["price_high_s"])
+    assert unstretched[1] < step["seconds"]               # the case is real: anchored, it ends below
+    assert step["low_s"] <= step["seconds"] == step["high_s"]
+    assert prediction.outside(result) == []
+    assert uncertainty.NOMINAL == result["prediction"]["level"]

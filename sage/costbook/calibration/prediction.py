@@ -98,6 +98,28 @@ def predicted(scheme: str, mset, options: dict, result: dict, calls) -> dict:
     return out
 
 
+def outside(result, path: str = "result") -> list:
+    """(path, low, value, high) of every estimated time of `result` (a ``predicted`` one: its intervals
+    and its ``prediction`` steps) that does not lie in its own interval: none, if the core is right."""
+    out = []
+    if isinstance(result, list):
+        for i, x in enumerate(result):
+            out += outside(x, f"{path}[{i}]")
+    elif isinstance(result, dict):
+        for k, v in result.items():
+            if k not in NOT_PREDICTIONS:
+                out += outside(v, f"{path}.{k}")
+        for value, low, high, *_ in _triples(result):
+            v, lo, hi = (result[k] for k in (value, low, high))
+            if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (v, lo, hi)) and not lo <= v <= hi:
+                out.append((f"{path}.{value}", lo, v, hi))
+        if path == "result" and isinstance(result.get("prediction"), dict):
+            for step in result["prediction"].get("steps", []):
+                if not step["low_s"] <= step["seconds"] <= step["high_s"]:
+                    out.append((f"step {step['label']!r}", step["low_s"], step["seconds"], step["high_s"]))
+    return out
+
+
 def estimate(scheme: str, mset, backends=None, **options) -> dict:
     """The scheme's estimate at `options` priced with `mset`, with its prediction intervals: what
     `costbook estimate SCHEME --json` prints."""

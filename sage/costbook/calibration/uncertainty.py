@@ -623,6 +623,10 @@ def prediction_interval(scheme: str, machine: str, value: float, price_low: floa
     hi = value if price_high is None else max(price_high, value)
     if m.spread_floor is not None:     # a validation margin: anchored and widened as a validated step's is
         low, high = m.bounds(value, lo, hi)
+        # anchored at the prices' low bound, the interval can end below an estimate whose prices spread
+        # far above it (a price extrapolated to a size nobody measured); stretched to hold the estimate,
+        # it only gains coverage, and no estimate is printed outside its own interval
+        low, high = min(low, value), max(high, value)
     else:
         low, high = interval(lo, m.value)[0], interval(hi, m.value)[1]
     return Prediction(value, low, high, lo, hi, m, level)
@@ -662,7 +666,7 @@ def margin_words(margins: Margin | Sequence[Margin], level: float = NOMINAL) -> 
                 f"bounds, {span([math.expm1(x.centre) for x in ms], '{:+.1%}')} (the model's steady offset) "
                 f"{span([x.percent for x in ms], '±{:.1%}')} where the prices do not spread, wider as they do; the "
                 f"margin of {evidence} validation checks on this machine, leaving out {left_out}; the estimate itself is "
-                f"not moved by the offset, so it can lie outside its interval")
+                f"not moved by the offset, and its interval is stretched to hold it where the offset would leave it outside")
     left_out = "each row's own scheme" if many else m.left_out
     return (f"{level:.0%} prediction intervals: the prices' spread widened by the model's error, "
             f"{span([x.value for x in ms], '×e^±{:.3f}')} ({span([x.percent for x in ms], '±{:.1%}')}), the margin of "

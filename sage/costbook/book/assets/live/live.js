@@ -276,7 +276,7 @@
                  : `made as a validated step's, from the time at its prices' low bounds, ` +
                    `${(100 * Math.expm1(result.margin.centre)).toFixed(1)}% (the model's steady offset) ` +
                    `±${(100 * Math.expm1(result.margin.q)).toFixed(1)}% where the prices do not spread, wider as they do; ` +
-                   `the time itself is not moved by the offset, so it can lie outside its interval.`)) });
+                   `the time itself is not moved by the offset, and its interval is stretched to hold it where the offset would leave it outside.`)) });
       caption.dataset.machine = state.machine;
       table.replaceChildren(caption, el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "step" }),
                                                                   el("th", { scope: "col", text: `time [${Math.round(100 * d.level)}% prediction interval]` }))));

@@ -885,8 +885,10 @@
       spread = Math.log(high / low) / 2;
     }
     const widen = 1 + spread / margin.spread_floor;
-    return { ...step, priceLow: low, priceHigh: high, low: anchor * Math.exp((margin.centre - margin.q) * widen),
-             high: anchor * Math.exp((margin.centre + margin.q) * widen), margin };
+    // stretched to hold the time itself, as prediction_interval stretches it
+    return { ...step, priceLow: low, priceHigh: high,
+             low: Math.min(anchor * Math.exp((margin.centre - margin.q) * widen), step.total),
+             high: Math.max(anchor * Math.exp((margin.centre + margin.q) * widen), step.total), margin };
   }
 
   /** Whether an exported margin is one pricing can apply: a log ratio, or a validation margin's fields. */
