@@ -5,7 +5,10 @@ a newcomer it catches, each shown on a mutated copy of the toy scheme.
    non-negative result, every time inside its own prediction interval, or a one-line refusal (exit 2):
    never an internal error.  A scheme's estimate that fails there (a division by zero at a bound, a
    NaN) fails the contract, naming the scheme, the option and the cause; the CLI refuses it in one line
-   (``cli.EstimateFailed``, ``cli._check_result``).
+   (``cli.EstimateFailed``, ``cli._check_result``).  No step at an admitted value is estimated past
+   ``ESTIMATE_CEILING_S`` (a year of one machine): bounds that admit more price sizes nobody runs.
+   Every numeric option validate takes has its VALIDATION_BOUNDS (the registry refuses the scheme
+   without), and ``costbook validate`` refuses a size outside them in one line.
 2. The counts each labelled price call of ``estimate`` prices equal the counts running the scheme's
    code tallies for it (the model's ``code_counts``), at its ``COUNT_POINTS``: a formula that forgets
    an operation, or code that forgets a tally, names the scheme, the step, the operation and both counts.
@@ -61,6 +64,11 @@ def scheme(request):
 
 # ---------------------------------------------------------------------------------------------
 # 1. estimate at every option's bounds
+
+#: no step of an estimate at an admitted option value may take longer than this (a year of one machine):
+#: an option whose Bounds admit more prices sizes nobody runs (the largest the schemes admit take days)
+ESTIMATE_CEILING_S = 365 * 86400
+
 
 def option_points(model) -> list:
     """(option, value, other options it needs) for each option: each choice, or a Bounds' ends, 0 where
@@ -121,6 +129,10 @@ def estimate_failures(name: str) -> list:
                     failures += [f"{where}: {at} = {v!r} lies outside its own interval [{lo!r}, {hi!r}] "
                                  f"(costbook.calibration.uncertainty.prediction_interval must hold it)"
                                  for at, lo, v, hi in prediction.outside(result)]
+                    failures += [f"{where}: step {s['label']!r} is estimated at {s['seconds']:.3g} s, past a year of "
+                                 f"one machine: lower Bounds.high of {option!r} in the scheme's seed.py to the largest "
+                                 f"size a reader runs" for s in result["prediction"]["steps"]
+                                 if s["seconds"] > ESTIMATE_CEILING_S]
                 continue
             argv = ["estimate", name, "--source", source, "--json",
                     *[a for k, v in options.items() for a in (cli._flag(k), str(v))]]
@@ -341,3 +353,35 @@ def test_an_estimate_far_above_its_prices_low_bound_lies_inside_its_interval(tmp
     assert step["low_s"] <= step["seconds"] == step["high_s"]
     assert prediction.outside(result) == []
     assert uncertainty.NOMINAL == result["prediction"]["level"]
+
+
+def test_a_bound_far_past_any_use_is_caught(tmp_path, monkeypatch):
+    with mutated_toy(tmp_path, monkeypatch, {"seed.py": [("Bounds(1, 64)", "Bounds(1, 10**18)")]}):
+        failures = estimate_failures("schnorr")
+    assert failures and all(f.startswith("scheme 'schnorr', option 'messages' = ") for f in failures)
+    assert any(f.startswith("scheme 'schnorr', option 'messages' = 1000000000000000000 (reference): step 'schnorr "
+                            "verify' is estimated at ") for f in failures)
+    assert all("past a year of one machine: lower Bounds.high of 'messages' in the scheme's seed.py" in f for f in failures)
+    print("\n".join(failures))
+
+
+def test_a_validation_without_bounds_is_refused_and_outside_them_in_one_line(tmp_path, monkeypatch):
+    from costbook.schemes import SchemeError
+    with mutated_toy(tmp_path, monkeypatch, {"model.py": [('VALIDATION_BOUNDS = {"messages": Bounds(1, 16)}',
+                                                          'VALIDATION_BOUNDS = {}')]}):
+        with pytest.raises(SchemeError) as refused:
+            model_of("schnorr")
+        code, out, err = run_cli(["validate", "schnorr", "--messages", "64"])
+    assert str(refused.value) == (
+        "scheme 'schnorr', option 'messages': validate runs the code at the size it is given, and VALIDATION_BOUNDS "
+        "gives 'messages' no Bounds: add 'messages': Bounds(low, high) to costbook.schemes.schnorr.model."
+        "VALIDATION_BOUNDS, high the largest size validate runs in minutes")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "VALIDATION_BOUNDS" in err
+    # with its bounds, the CLI refuses a size the estimate admits but a validation does not, before running
+    # anything, even where the scheme's validate forgot to check (its call removed)
+    with mutated_toy(tmp_path / "2", monkeypatch, {"model.py": [(
+            '    check_validation_options(NAME, VALIDATION_BOUNDS, {"messages": messages})\n', '')]}):
+        code, out, err = run_cli(["validate", "schnorr", "--messages", "64"])
+    assert (code, out) == (2, "")
+    assert err == ("costbook: error: --messages must be an integer in [1, 16] for a validation run of schnorr (it runs "
+                   "the scheme's code at that size), got 64\n")

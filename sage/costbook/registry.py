@@ -156,11 +156,60 @@ def check_options(scheme: str, options_: dict) -> None:
 
 
 def check_model(name: str, module) -> None:
-    """The checks made when a scheme's model is loaded: MODEL_API present, options well formed."""
+    """The checks made when a scheme's model is loaded: MODEL_API present, options well formed, every
+    size validate runs bounded (``check_validation_bounds``)."""
     missing = [a for a in MODEL_API if not hasattr(module, a)]
     if missing:
         raise SchemeError(f"scheme {name!r}: {module.__name__} has no {', '.join(missing)} (MODEL_API)")
     check_options(name, module.OPTIONS)
+    check_validation_bounds(name, module)
+
+
+def validation_takes(module) -> set:
+    """The options a scheme's validate takes by name (what it swallows with **kwargs it does not use)."""
+    import inspect
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {p.name for p in inspect.signature(module.validate).parameters.values() if p.kind in kinds}
+
+
+def check_validation_bounds(name: str, module) -> None:
+    """Every numeric option validate takes has its ``VALIDATION_BOUNDS`` (the sizes at which a validation
+    runs the scheme's code in minutes, inside the option's own Bounds), and VALIDATION_BOUNDS names no
+    other: a validation asked for a size its code cannot run at in minutes is refused in one line
+    (``check_validation_options``), not left running."""
+    declared = getattr(module, "VALIDATION_BOUNDS", {})
+    where = f"scheme {name!r}: {module.__name__}.VALIDATION_BOUNDS"
+    if not isinstance(declared, dict):
+        raise SchemeError(f"{where} must be a dict of option: Bounds, got {type(declared).__name__}")
+    takes = validation_takes(module)
+    for opt, (_default, allowed) in module.OPTIONS.items():
+        if opt not in takes or not isinstance(allowed, Bounds):
+            continue
+        bounds = declared.get(opt)
+        if not isinstance(bounds, Bounds):
+            raise SchemeError(f"scheme {name!r}, option {opt!r}: validate runs the code at the size it is given, and "
+                              f"VALIDATION_BOUNDS gives {opt!r} no Bounds: add {opt!r}: Bounds(low, high) to "
+                              f"{module.__name__}.VALIDATION_BOUNDS, high the largest size validate runs in minutes")
+        if not (isinstance(bounds.low, int) and isinstance(bounds.high, int) and bounds.low <= bounds.high
+                and bounds.low in allowed and bounds.high in allowed):
+            raise SchemeError(f"scheme {name!r}, option {opt!r}: VALIDATION_BOUNDS {bounds} must be two integers "
+                              f"low <= high inside the option's own {allowed}")
+    for opt in declared:
+        spec = module.OPTIONS.get(opt)
+        if opt not in takes or spec is None or not isinstance(spec[1], Bounds):
+            raise SchemeError(f"{where} names {opt!r}, which is no numeric option validate takes: remove it")
+
+
+def check_validation_options(name: str, validation_bounds: Mapping, options: Mapping) -> None:
+    """Refuse, in one line, a validation of `name` at a size outside its `validation_bounds` (the model's
+    VALIDATION_BOUNDS), before any of its code runs: the CLI's guard, which the schemes' validate
+    functions call too."""
+    for opt, bounds in validation_bounds.items():
+        value = options.get(opt)
+        if value is not None and value not in bounds:
+            flag = "--" + opt.replace("_", "-")
+            raise ValueError(f"{flag} must be an integer in {bounds} for a validation run of {name} (it runs the "
+                             f"scheme's code at that size), got {value!r}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import inspect
 import json
 import math
 import os
@@ -276,12 +275,6 @@ def _applies(module, options: dict, given: dict, source_kind: str | None = None)
                                  f"{' or '.join(said(cond, a) for a in allowed)}")
 
 
-def _validate_uses(module) -> set:
-    """The options a scheme's validate takes by name (what it ignores with **kwargs is not used)."""
-    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    return {p.name for p in inspect.signature(module.validate).parameters.values() if p.kind in kinds}
-
-
 def _bad_numbers(x, path="result", time_like=False):
     """(path, value) of every number in a JSON-ready result that is not finite, or negative where the
     key names a time (…_s, …_ms, seconds, ms)."""
@@ -383,11 +376,12 @@ def cmd_validate(args) -> int:
     if args.params is not None:
         given["params"] = args.params
     options = scheme_options(module, given, fill_defaults=False)
-    unused = sorted(set(given) - _validate_uses(module))
+    unused = sorted(set(given) - registry.validation_takes(module))
     if unused:           # refused before anything runs: validate would drop them silently
-        used = [o for o in getattr(module, "OPTIONS", {}) if o in _validate_uses(module)]
+        used = [o for o in getattr(module, "OPTIONS", {}) if o in registry.validation_takes(module)]
         raise UsageError(f"validate {args.scheme} does not use {', '.join(map(_flag, unused))} (it takes: "
                          f"{', '.join(map(_flag, used)) or 'no scheme options'}; the others are estimate's)")
+    registry.check_validation_options(args.scheme, getattr(module, "VALIDATION_BOUNDS", {}), options)
     processes = _processes_arg(args.processes)
     result = (module.validate(**options) if processes == 1
               else validation.validate_in_processes(args.scheme, options, processes))

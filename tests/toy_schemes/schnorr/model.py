@@ -9,7 +9,7 @@ from costbook.prices.cost import Counts, price
 from costbook.prices.counting import counting
 from costbook.timing.harness import Profile
 from costbook.writing.report import Table, fmt_time
-from costbook.schemes import options
+from costbook.schemes import Bounds, check_validation_options, options
 from costbook.calibration.validation import format_runs, runs_result, validate_steps
 
 from . import schnorr, seed
@@ -17,6 +17,9 @@ from .seed import Parameters
 
 NAME = "schnorr"
 OPTIONS = options(Parameters)
+#: the sizes validate runs the code at (checked by the CLI before it runs, and by validate): every
+#: numeric option validate takes needs its Bounds here
+VALIDATION_BOUNDS = {"messages": Bounds(1, 16)}
 PUBLISHED = seed.PUBLISHED
 STEPS = ("keygen", "sign", "verify")
 #: a validation run small enough for the tests (three samples of 20 ms batches per operation)
@@ -99,6 +102,7 @@ def validate(messages: int = 2, wire: str = "bytes") -> dict:
     """Time each step of the Sage code against its counts priced with primitives timed in the same
     rounds (backend sage)."""
     Parameters(messages, wire)
+    check_validation_options(NAME, VALIDATION_BOUNDS, {"messages": messages})
     steps = schnorr.run(messages, wire)
     counts = count_steps(wire)
     checks = validate_steps(steps, counts, "sage", profile=PROFILE)

@@ -29,7 +29,7 @@ from ...prices.counting import counting
 from ...calibration.intervals import fmt_named, named, spreadless
 from ...prices.keys import modexp_key
 from ...writing.report import fmt_time
-from .. import StepGroup, option_words, options, value_words
+from .. import Bounds, StepGroup, check_validation_options, option_words, options, value_words
 from . import artifact
 from .seed import (BASELINES, COLLAB_FACTOR, M_SEED, N_SEED, PUBLISHED, collab_zksnark_s, Parameters, cpsnark_set_s,
     positive, published_sources, published_times)
@@ -408,7 +408,8 @@ def step_estimates(source, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254
 #: counts, priced, are the steps' time, which holds or fails alike at any size: larger sizes would make
 #: the run longer and check nothing more.
 VALIDATION_SIZES = ((2, 2),)
-VALIDATION_MAX = (8, 4)         # --n and --m of a validation run: the Sage protocol runs at that size
+#: the sizes a validation (and the contract's count) runs the Sage protocol at
+VALIDATION_BOUNDS = {"n": Bounds(1, 8), "m": Bounds(2, 4)}
 # What a validation's error is made of (its prediction interval's margin comes from the committed runs
 # at the other sizes and of the other schemes, costbook.calibration.uncertainty).  Every step is its
 # pairing-group operations, additions and Fiat–Shamir serialisations, plus two measured terms: the
@@ -428,7 +429,7 @@ def run_counts(steps: dict, m: int) -> dict:
 
 def validate(n=None, m=None, **_ignored) -> dict:
     """Time every priced step of a DB-SM and a DB-RSM query of the Sage code at small (n, m) (default:
-    each of VALIDATION_SIZES; --n and --m pick one, up to VALIDATION_MAX), against its counts priced
+    each of VALIDATION_SIZES; --n and --m pick one, in VALIDATION_BOUNDS), against its counts priced
     with Sage prices measured in the same rounds (``validation.validate_clocked_together``: every run in
     one set of rounds), each step's interpreter work measured by a replay (``costbook.prices.replay``)."""
     from ...calibration.validation import runs_result, validate_clocked_together
@@ -436,9 +437,7 @@ def validate(n=None, m=None, **_ignored) -> dict:
         sizes = VALIDATION_SIZES
     else:
         n, m = int(n if n is not None else 2), int(m if m is not None else 2)
-        if not (1 <= n <= VALIDATION_MAX[0] and 2 <= m <= VALIDATION_MAX[1]):
-            raise ValueError(f"a validation run takes --n in [1, {VALIDATION_MAX[0]}] and --m in "
-                             f"[2, {VALIDATION_MAX[1]}] (it runs the Sage protocol at that size), got n = {n}, m = {m}")
+        check_validation_options("mixnet", VALIDATION_BOUNDS, {"n": n, "m": m})
         sizes = ((n, m),)
     cases = [(protocol, n, m) for protocol in ("DB-SM", "DB-RSM") for n, m in sizes]
     # every run in one set of rounds: the curve operations both protocols price are timed once a round
@@ -598,8 +597,7 @@ def code_counts(source, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254", 
     from . import dbrsm, dbsm
     from .curves import groups
     Parameters(n, m, curve, security)
-    if not (n <= VALIDATION_MAX[0] and m <= VALIDATION_MAX[1]):
-        raise ValueError(f"the Sage protocol runs at n up to {VALIDATION_MAX[0]} and m up to {VALIDATION_MAX[1]}")
+    check_validation_options("mixnet", VALIDATION_BOUNDS, {"n": n, "m": m})
     G, order = groups(curve), _curve_order(source, None)
     out = {}
     for protocol, module in (("dbsm", dbsm), ("dbrsm", dbrsm)):

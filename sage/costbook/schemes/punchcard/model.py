@@ -21,7 +21,7 @@ from ...prices.counting import counting
 from ...prices.derived import loo_pivot, nnls_relative, ratio_source, spread_of
 from ...calibration.intervals import fmt_interval, fmt_of, interval, spreadless
 from ...prices.measurements import MeasurementSet
-from .. import StepGroup, option_words, options, value_words
+from .. import StepGroup, check_validation_options, option_words, options, value_words
 from . import curves, mergeable, ristretto
 from .prices import (NATIVE, SEED_BACKEND, SEED_FILE, _single, anchor_for, anchors, kind_of, native_prices,
     seed_machine_prices)
@@ -32,6 +32,9 @@ from .seed import (CURVES, LABELS, PRICE_FILE, Parameters, STEPS, VARIANTS, chec
 PUBLISHED = PRICE_FILE
 
 OPTIONS = options(Parameters)
+#: a validation runs the Sage code at every size the estimate admits (a card of up to 100 punches, a
+#: spent set of up to a million)
+VALIDATION_BOUNDS = {name: OPTIONS[name][1] for name in ("punches", "db_size")}
 OPTION_WORDS = option_words(Parameters)
 VALUE_WORDS = value_words(Parameters)
 
@@ -526,6 +529,7 @@ def validate(curve: str = "ristretto255", punches: int = 10, db_size: int = 0,
              redeem_check: str = "single", profile=None, **_ignored) -> dict:
     """Time each step of the Sage code and compare it with its counts priced in Sage, now."""
     from ...calibration.validation import runs_result, validate_steps
+    check_validation_options("punchcard", VALIDATION_BOUNDS, {"punches": punches, "db_size": db_size})
     counts = count_steps(curve, punches, db_size, redeem_check)
     steps = sage_steps(curve, punches, db_size, redeem_check)
     checks = [c.to_dict() for c in validate_steps(steps, counts, "sage", profile)]

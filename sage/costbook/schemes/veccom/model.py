@@ -21,7 +21,7 @@ from ...prices.counting import counting
 from ...prices import defaults, measurements
 from ...prices.derived import entry, price_set, ratio_source
 from ...calibration.intervals import fmt_of, interval, spreadless
-from .. import StepGroup, option_words, options
+from .. import Bounds, StepGroup, check_validation_options, option_words, options
 from . import merkle, pointproofs as PP
 from .seed import (PUBLISHED, SEED_CLAIMS, SEED_FILE, SEED_MAC_G1_ADD_S, SEED_SIZE_LINES, VALUE_BYTES, Claim,
     Parameters, published)
@@ -392,7 +392,9 @@ VALIDATION_SIZES = (16, 256)
 #: Merkle code is pure Python around sub-microsecond hashes, and that Python is most of each
 #: operation's time (the record answers hashlib's calls only, so nothing else priced can hide in it)
 INTERPRETER_LIMITS = {"merkle/*": 0.70}
-VALIDATION_MAX_N = 4096             # the setup alone is 3n Sage multiplications
+#: the sizes a validation (and the contract's count) runs the Sage code at: its setup alone is 3n
+#: multiplications
+VALIDATION_BOUNDS = {"n": Bounds(2, 4096)}
 
 
 def validate(n=None, **_ignored) -> dict:
@@ -400,9 +402,7 @@ def validate(n=None, **_ignored) -> dict:
     tallied counts priced now (sage; hashes with python's hashlib, which the code calls), each Merkle
     operation's interpreter work measured by running it with its hashes answered from a record."""
     from ...calibration.validation import validation_runs
-    if n is not None and not 2 <= int(n) <= VALIDATION_MAX_N:
-        raise ValueError(f"--n must be an integer in [2, {VALIDATION_MAX_N}] for a validation run "
-                         f"(it runs the Sage code at that size), got {n}")
+    check_validation_options("veccom", VALIDATION_BOUNDS, {"n": n})
     sizes_ = VALIDATION_SIZES if n is None else (int(n),)
 
     def cases():
@@ -500,8 +500,7 @@ def code_counts(source=None, n: int = 1000, msm="no", **_ignored) -> dict:
     as the formula's mean height is (``mean_update_height``)."""
     use_msm = msm in ("yes", True)
     n = Parameters(int(n), "yes" if use_msm else "no").n
-    if n > VALIDATION_MAX_N:
-        raise ValueError(f"the code runs at n up to {VALIDATION_MAX_N} (its setup is 3n multiplications), got {n}")
+    check_validation_options("veccom", VALIDATION_BOUNDS, {"n": n})
     run = run_ops(n, use_msm)
     out = {op_words(*k.split("/", 1)): c for k, c in run.counts.items()}
     vals, new = _values(n), _values(n, "new")
