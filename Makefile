@@ -180,9 +180,9 @@ measure-reference: setup
 
 # The evidence of the models' error that every prediction interval is made from: each scheme's
 # CALIBRATION_CASES validated in two fresh processes each on a quiet machine and in one beside a
-# CPU-bound process (which the collector starts and ends), written (atomically) to
-# measurements/calibration/<this machine>/validation-runs.json (the file of the machine the runs are
-# timed on: calibrate refuses to add to another machine's).  About 20 minutes on two cores; run it
+# CPU-bound process (which the collector starts and ends), each scheme's written (atomically) to its
+# own sage/costbook/schemes/<scheme>/evidence/validation/<this machine>.json (calibrate refuses to add
+# to a file of another machine).  About 20 minutes on two cores; run it
 # after a change to a scheme's code or counts, and on a machine the evidence lacks, then 'make reference'.
 calibrate: setup
 	$(PY) -m costbook.book calibrate

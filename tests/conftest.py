@@ -29,7 +29,7 @@ def install_toy_book(root: Path, scheme_dirs, with_the_books_schemes: bool = Tru
     (root / "measurements" / "published").mkdir(parents=True)
     (root / "measurements" / "reference").symlink_to(REPO / "measurements" / "reference")
     # the book's other committed files: the ledger's intervals read every scheme's rows
-    for folder in ("calibration", "seed-libraries"):
+    for folder in ("seed-libraries",):
         (root / "measurements" / folder).symlink_to(REPO / "measurements" / folder)
     for f in (REPO / "measurements" / "published").glob("*.json"):
         (root / "measurements" / "published" / f.name).symlink_to(f)

@@ -132,13 +132,24 @@ def test_calibrate_refuses_a_damaged_out_or_another_machines_in_one_line(tmp_pat
     assert calibrate.main(["cs03", "--out", str(out)]) == 2 and "not a regular file" in capsys.readouterr().err
 
 
-def test_this_machines_evidence_goes_to_its_own_folder(tmp_path, monkeypatch):
-    monkeypatch.setattr(uncertainty, "evidence_dir", lambda: tmp_path)
-    assert calibrate.default_out("Intel(R) Xeon(R) Processor, 2 cores") == tmp_path / "intel-xeon-processor-2-cores" / "validation-runs.json"
-    mine = tmp_path / "my-box" / "validation-runs.json"
-    mine.parent.mkdir()
-    mine.write_text(json.dumps(_evidence(_result("cs03", calibrate.QUIET, "a"))))
-    assert calibrate.default_out(MACHINE) == mine
+def test_each_schemes_evidence_of_this_machine_goes_to_its_own_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(uncertainty, "evidence_dir", lambda scheme: tmp_path / scheme / "evidence")
+    monkeypatch.setattr(uncertainty, "evidence_files", lambda: sorted(tmp_path.glob("*/evidence/validation/*.json")))
+    assert (calibrate.default_out("cs03", "Intel(R) Xeon(R) Processor, 2 cores")
+            == tmp_path / "cs03" / "evidence" / "validation" / "intel-xeon-processor-2-cores.json")
+    mine = tmp_path / "veccom" / "evidence" / "validation" / "my-box.json"
+    mine.parent.mkdir(parents=True)
+    mine.write_text(json.dumps(_evidence(_result("veccom", calibrate.QUIET, "a"))))
+    # another scheme's first evidence of a machine is filed under the name that machine already has
+    assert calibrate.default_out("cs03", MACHINE) == tmp_path / "cs03" / "evidence" / "validation" / "my-box.json"
+
+
+def test_a_result_of_another_scheme_in_a_schemes_evidence_is_refused(tmp_path):
+    path = tmp_path / "cs03" / "evidence" / "validation" / "box.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(_evidence(_result("cs03", calibrate.QUIET, "a"), _result("veccom", calibrate.QUIET, "b"))))
+    with pytest.raises(uncertainty.EvidenceError, match=r"results\[1\]\.scheme: a result of 'veccom' in 'cs03'"):
+        uncertainty.load_evidence([path])
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])

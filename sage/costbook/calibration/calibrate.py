@@ -1,5 +1,5 @@
 """Collect the evidence of the model's error: every scheme's CALIBRATION_CASES validated in fresh
-processes, written to ``measurements/calibration/<machine>/validation-runs.json``.
+processes, each scheme's written to its own file, ``<its folder>/evidence/validation/<machine>.json``.
 
     python -m costbook.book calibrate [--processes 2] [--beside-busy] [--replace] [SCHEME ...]   # make calibrate
 
@@ -11,9 +11,10 @@ its evidence must hold both.  A collection adds its results to the file's, and t
 runs of the mixnet left 5 times in 22), so the evidence must span more than one sitting.  After a
 change to a scheme's model (a term added to its counts or its prediction), --replace drops that
 scheme's earlier results under the collection's conditions: they are residuals of another model.
-The book's
-prediction intervals (``costbook.calibration.uncertainty``) read the committed file; a check is never judged by
-its own scheme's results at its own size.
+A scheme's
+file holds its results only, so that collecting one scheme rewrites no other's.  The book's prediction
+intervals (``costbook.calibration.uncertainty``) read the committed files; a check is never judged by its
+own scheme's results at its own size.
 """
 from __future__ import annotations
 
@@ -40,18 +41,22 @@ def cases(names) -> list:
     return [(s, dict(o)) for s in names for o in registry.manifest(s).CALIBRATION_CASES]
 
 
-def default_out(machine: str | None = None) -> Path:
-    """The evidence file of this machine (`machine`, default ``machine_label()``): the committed file
-    whose runs were timed on it, else a new folder named after it."""
-    machine = machine or machine_label()
+def machine_file_name(machine: str) -> str:
+    """The name evidence of `machine` is filed under (``<name>.json``): that of any scheme's committed file
+    timed on it (the reference machine's is named as its measurement file), else one made of its words."""
     for path in uncertainty.evidence_files():
         try:
             if json.loads(path.read_text(encoding="utf-8")).get("machine") == machine:
-                return path
+                return path.stem
         except (OSError, ValueError, AttributeError):
             continue
-    folder = re.sub(r"[^a-z0-9]+", "-", re.sub(r"\((r|tm)\)", "", machine.lower())).strip("-") or "this-machine"
-    return uncertainty.evidence_dir() / folder / "validation-runs.json"
+    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"\((r|tm)\)", "", machine.lower())).strip("-") or "this-machine"
+
+
+def default_out(scheme: str, machine: str | None = None) -> Path:
+    """`scheme`'s evidence file of this machine (`machine`, default ``machine_label()``)."""
+    name = machine_file_name(machine or machine_label())
+    return uncertainty.evidence_dir(scheme) / "validation" / f"{name}.json"
 
 
 QUIET, BUSY = "quiet", "beside a CPU-bound process"
@@ -79,6 +84,7 @@ def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str 
             "collections": [*collections, {"started": started, "machine": machine, "command": command,
                                            "conditions": conditions, "results": len(results) - len(keep)}],
             "results": results}
+    Path(out).parent.mkdir(parents=True, exist_ok=True)       # a scheme's first evidence of this machine
     atomic.write_text(Path(out), json.dumps(data, indent=1, allow_nan=False) + "\n", durable=True)
     return data
 
@@ -87,8 +93,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m costbook.book calibrate", description=__doc__.split("\n\n")[0])
     ap.add_argument("schemes", nargs="*", help="schemes to (re-)collect (default: all)")
     ap.add_argument("--processes", type=int, default=2, help="fresh processes per case (default 2)")
-    ap.add_argument("--out", type=Path, default=None, help="the evidence file (default: this machine's, "
-                    "measurements/calibration/<machine>/validation-runs.json)")
+    ap.add_argument("--out", type=Path, default=None, help="one evidence file for every scheme collected (default: "
+                    "each scheme's own, <its folder>/evidence/validation/<this machine>.json)")
     ap.add_argument("--beside-busy", action="store_true", help="collect with a CPU-bound process running beside")
     ap.add_argument("--replace", action="store_true",
                     help="drop the schemes' earlier results under these conditions (after a change to their model)")
@@ -99,28 +105,33 @@ def main(argv=None) -> int:
         print(f"calibrate: unknown scheme {', '.join(unknown)} (known: {', '.join(known)})" if unknown
               else f"calibrate: --processes must be from 1 to 9, got {args.processes}", file=sys.stderr)
         return 2
-    out = args.out or default_out()
     names = args.schemes or list(known)
     conditions = BUSY if args.beside_busy else QUIET
     machine = machine_label()
-    kept, collections = [], []
-    if out.exists():
-        try:
-            before = parse_json(read_text(out, error=uncertainty.EvidenceError, what="evidence file"), str(out),
-                                error=uncertainty.EvidenceError)
-            uncertainty.check_evidence(before, out)
-        except uncertainty.EvidenceError as e:
-            print(f"calibrate: error: {e} (it is added to, not replaced: mend it or give another --out)", file=sys.stderr)
-            return 2
-        if before["machine"] != machine:      # evidence is filed under the machine it was timed on
-            print(f"calibrate: error: {out} holds evidence timed on {before['machine']!r}, and this is {machine!r}: "
-                  f"give --out measurements/calibration/<this machine>/validation-runs.json", file=sys.stderr)
-            return 2
-        collections = before.get("collections", [])
-        kept = [r for r in before["results"]
-                if not args.replace or r["scheme"] not in names or r.get("conditions", QUIET) != conditions]
+    # each scheme's own file of this machine, or one --out for all: (file, its schemes, kept, collections)
+    plans = []
+    for out, mine in ([(args.out, names)] if args.out else [(default_out(s, machine), [s]) for s in names]):
+        kept, collections = [], []
+        if out.exists():
+            try:
+                before = parse_json(read_text(out, error=uncertainty.EvidenceError, what="evidence file"), str(out),
+                                    error=uncertainty.EvidenceError)
+                uncertainty.check_evidence(before, out, None if args.out else mine[0])
+            except uncertainty.EvidenceError as e:
+                print(f"calibrate: error: {e} (it is added to, not replaced: mend it or give another --out)",
+                      file=sys.stderr)
+                return 2
+            if before["machine"] != machine:      # evidence is filed under the machine it was timed on
+                print(f"calibrate: error: {out} holds evidence timed on {before['machine']!r}, and this is "
+                      f"{machine!r}: give another --out, or none (each scheme's file of this machine)", file=sys.stderr)
+                return 2
+            collections = before.get("collections", [])
+            kept = [r for r in before["results"]
+                    if not args.replace or r["scheme"] not in mine or r.get("conditions", QUIET) != conditions]
+        plans.append((out, mine, kept, collections))
     todo = cases(names)
-    print(f"calibrate: {len(todo)} cases x {args.processes} processes, {conditions}, into {out}", flush=True)
+    print(f"calibrate: {len(todo)} cases x {args.processes} processes, {conditions}, into "
+          f"{', '.join(str(plan[0]) for plan in plans)}", flush=True)
 
     def stop(signum, frame):
         # the workers and the companion end now (a pool would wait for its running worker); then unwind
@@ -131,15 +142,17 @@ def main(argv=None) -> int:
 
     unwinding.resend_lost_signals()
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    busy = None
+    busy, written, out = None, 0, plans[0][0]
+    command = "python -m costbook.book calibrate " + " ".join(sys.argv[1:] if argv is None else argv)
     try:
         if args.beside_busy:
             busy = subprocess.Popen([sys.executable, "-c", "while 1: pass"],
                                     preexec_fn=children.die_with_parent)
-        data = collect(todo, out, args.processes, machine, "python -m costbook.book calibrate "
-                       + " ".join(sys.argv[1:] if argv is None else argv), keep=kept,
-                       progress=lambda s, o: print(f"  {s} {o}", flush=True), conditions=conditions,
-                       collections=collections)
+        for out, mine, kept, collections in plans:      # each file written whole, atomically, in its turn
+            data = collect(cases(mine), out, args.processes, machine, command, keep=kept,
+                           progress=lambda s, o: print(f"  {s} {o}", flush=True), conditions=conditions,
+                           collections=collections)
+            written += len(data["results"])
     except Stopped as e:
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, signal.SIG_IGN)
@@ -151,7 +164,7 @@ def main(argv=None) -> int:
             busy.wait()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    print(f"calibrate: {len(data['results'])} results written", flush=True)
+    print(f"calibrate: {written} results written", flush=True)
     return 0
 
 

@@ -12,7 +12,7 @@ with probability at least the level if the scores are exchangeable.
 Two kinds of evidence, each left out where it would judge itself:
 
 * **validation** (a timed run of the Sage code against its counts priced in the same rounds, on one
-  machine; ``costbook.calibration.calibrate`` commits them to ``measurements/calibration``): a check
+  machine; ``costbook.calibration.calibrate`` commits each scheme's to its folder's ``evidence/``): a check
   of scheme S at size L takes its margin from every committed check *except S's at L*, scored by
   locally adaptive split conformal prediction (``validation_margin``);
 * **across machines** (a published figure of another machine, predicted from prices not fitted to
@@ -230,14 +230,35 @@ def own_machine(records: Sequence[Record], machine: str | None) -> list:
     return list(records)
 
 
-def evidence_dir() -> Path:
-    from ..prices.measurements import project_root
-    return project_root() / "measurements" / "calibration"
+#: where a scheme keeps its evidence, in its own folder: ``validation/<machine>.json`` (its validation runs on
+#: that machine, written by ``costbook.calibration.calibrate``; <machine> is named as the machine's measurement
+#: file, the reference machine's) and ``cross-machine.json`` (its ledger's out-of-sample scores, written by
+#: ``python -m costbook.views.ledger --write-scores``).  Kept with the scheme, a scheme's evidence is added
+#: and replaced without rewriting another's.
+EVIDENCE_FOLDER = "evidence"
+
+
+def evidence_dir(scheme: str) -> Path:
+    """The folder of `scheme`'s evidence (``EVIDENCE_FOLDER`` in its scheme folder)."""
+    from .. import registry
+    return registry.folder(scheme) / EVIDENCE_FOLDER
+
+
+def scheme_evidence_files(scheme: str) -> list:
+    """`scheme`'s validation evidence files, one per machine."""
+    return sorted((evidence_dir(scheme) / "validation").glob("*.json"))
 
 
 def evidence_files() -> list:
-    """The committed evidence files (one per machine and collection)."""
-    return sorted(evidence_dir().glob("*/validation-runs.json"))
+    """The committed validation evidence files of every scheme of the book, one per scheme and machine."""
+    from .. import registry
+    return [p for s in sorted(registry.REGISTRY) for p in scheme_evidence_files(s)]
+
+
+def scheme_of_evidence(path: Path) -> str:
+    """The scheme whose folder holds the evidence file `path` (.../<scheme>/evidence/...)."""
+    parts = Path(path).parts
+    return parts[len(parts) - 1 - parts[::-1].index(EVIDENCE_FOLDER) - 1] if EVIDENCE_FOLDER in parts else ""
 
 
 #: a validated step further than this factor from its prediction is no evidence of a model's error
@@ -250,11 +271,12 @@ def _positive(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0
 
 
-def check_evidence(data, path) -> None:
+def check_evidence(data, path, scheme: str | None = None) -> None:
     """Refuse evidence that cannot be what ``costbook.calibration.calibrate`` wrote, naming the file and the field:
     the format and machine, every result's scheme, conditions and runs, every check's step and its
     times (finite, positive, the price interval in order, the step within ``MAX_EVIDENCE_RATIO`` of its
-    prediction), and no check twice.  A margin is made only from evidence that passes."""
+    prediction), and no check twice; in a scheme's own file, no other scheme's result.  A margin is made
+    only from evidence that passes."""
     def fail(field, problem):
         raise EvidenceError(f"{path}: {field}: {problem}")
 
@@ -271,6 +293,8 @@ def check_evidence(data, path) -> None:
         at = f"results[{i}]"
         if not isinstance(result, dict) or not isinstance(result.get("scheme"), str) or not result["scheme"]:
             fail(at, "expected a validation result with its scheme")
+        if scheme and result["scheme"] != scheme:
+            fail(f"{at}.scheme", f"a result of {result['scheme']!r} in {scheme!r}'s evidence: each scheme keeps its own")
         if result.get("conditions", CONDITIONS[0]) not in CONDITIONS:
             fail(f"{at}.conditions", f"expected one of {', '.join(map(repr, CONDITIONS))}")
         if not isinstance(result.get("runs"), list) or not result["runs"]:
@@ -306,7 +330,7 @@ def load_evidence(paths: Iterable[Path] | None = None) -> list:
     out = []
     for path in (evidence_files() if paths is None else paths):
         data = parse_json(read_text(path, error=EvidenceError, what="evidence file"), str(path), error=EvidenceError)
-        check_evidence(data, path)
+        check_evidence(data, path, scheme_of_evidence(path) or None)
         for i, result in enumerate(data["results"]):
             try:
                 out += records_of(result, data["machine"])
@@ -452,19 +476,19 @@ def cross_machine_margin(scheme: str, scored: Sequence[tuple], level: float = NO
 # ---------------------------------------------------------------------------
 # Estimates: the one prediction interval of every estimate the book prints
 
-#: the file of the cross-machine scores (``costbook.views.ledger.write_cross_machine_scores`` writes it from the
-#: ledger's out-of-sample rows; tests/test_ledger.py checks it is the ledger's): an estimate reads the
-#: scores there rather than recomputing the whole ledger
-CROSS_MACHINE_FILE = "cross-machine/scores.json"      # in a folder of its own: not a measurement file
+#: a scheme's cross-machine scores, in its evidence folder (``costbook.views.ledger.write_cross_machine_scores``
+#: writes it from the scheme's out-of-sample ledger rows; tests/test_prediction.py checks it is the ledger's):
+#: an estimate reads the scores there rather than recomputing the whole ledger
+CROSS_MACHINE_FILE = "cross-machine.json"
 CROSS_MACHINE_FORMAT = "costbook-cross-machine/1"
 #: the group of an estimate's steps: counts times prices, with no measured interpreter work in them
 ESTIMATE_GROUP = "priced"
 
 
 def evidence_machines() -> frozenset:
-    """The names of the machines the committed validation evidence was taken on (its folders, named as
-    their measurement files: the reference machine's)."""
-    return frozenset(p.parent.name for p in evidence_files())
+    """The names of the machines the committed validation evidence was taken on (its files' names, as
+    their measurement files': the reference machine's)."""
+    return frozenset(p.stem for p in evidence_files())
 
 
 def machine_of(mset) -> str:
@@ -478,10 +502,10 @@ def machine_of(mset) -> str:
 
 
 def evidence_cpu(folder: str) -> str | None:
-    """The CPU (as ``measure.machine_label`` names it) of the evidence in measurements/calibration/<folder>,
-    the machine an estimate priced with the measurement file of that name predicts."""
+    """The CPU (as ``measure.machine_label`` names it) of the evidence files named `folder` (``<folder>.json``
+    in the schemes' evidence), the machine an estimate priced with the measurement file of that name predicts."""
     for path in evidence_files():
-        if path.parent.name == folder:
+        if path.stem == folder:
             try:
                 stat = path.stat()
                 return _machine_in(str(path), stat.st_mtime_ns, stat.st_size)
@@ -510,16 +534,25 @@ def on_evidence_machine(machine: str) -> bool:
     return machine in evidence_machines()
 
 
-def cross_machine_path() -> Path:
-    return evidence_dir() / CROSS_MACHINE_FILE
+def cross_machine_path(scheme: str) -> Path:
+    return evidence_dir(scheme) / CROSS_MACHINE_FILE
 
 
 _CROSS: dict = {}
 
 
 def cross_machine_scores(path: Path | None = None) -> list:
-    """The committed (scheme, score) pairs of the ledger's out-of-sample rows, read once per process."""
-    path = Path(path) if path is not None else cross_machine_path()
+    """The committed (scheme, score) pairs of the ledger's out-of-sample rows: every scheme's file (a scheme
+    without one has no such rows yet), or the file `path` alone; each file read once per process."""
+    if path is not None:
+        return _scores_in(Path(path))
+    from .. import registry
+    return [pair for s in sorted(registry.REGISTRY) if cross_machine_path(s).is_file()
+            for pair in _scores_in(cross_machine_path(s), s)]
+
+
+def _scores_in(path: Path, scheme: str | None = None) -> list:
+    """The (scheme, score) pairs of one file of scores, checked (of `scheme` only, where given)."""
     if path not in _CROSS:
         from ..prices.measurements import parse_json, read_text
         remedy = "; write them with python -m costbook.views.ledger --write-scores"
@@ -535,6 +568,9 @@ def cross_machine_scores(path: Path | None = None) -> list:
             score_ = row.get("score") if isinstance(row, dict) else None
             if not (isinstance(row, dict) and isinstance(row.get("scheme"), str) and row["scheme"]):
                 raise EvidenceError(f"{path}: scores[{i}]: expected a row with its scheme and score{remedy}")
+            if scheme is not None and row["scheme"] != scheme:
+                raise EvidenceError(f"{path}: scores[{i}]: a row of {row['scheme']!r} in {scheme!r}'s scores: each "
+                                    f"scheme keeps its own{remedy}")
             # a score is |ln(printed / book)|: finite and positive (an exact 0 is no measured figure)
             if not _positive(score_) or score_ > math.log(MAX_EVIDENCE_RATIO) * 3:
                 raise EvidenceError(f"{path}: scores[{i}].score: expected a finite positive log ratio below "

@@ -264,22 +264,30 @@ def with_intervals(rows: list) -> list:
     return out
 
 
-def cross_machine_data(rows: list | None = None) -> dict:
-    """The committed form of the cross-machine scores (``uncertainty.CROSS_MACHINE_FILE``)."""
+def cross_machine_data(scheme: str, rows: list | None = None) -> dict:
+    """The committed form of `scheme`'s cross-machine scores (its ``uncertainty.CROSS_MACHINE_FILE``)."""
     rows = ledger() if rows is None else rows
     return {"format": uncertainty.CROSS_MACHINE_FORMAT,
-            "about": "each out-of-sample ledger row's |ln(printed / book)|, written by python -m costbook.views.ledger "
-                     "--write-scores; every estimate on a machine other than the validation evidence's takes its "
-                     "model-error margin from the other schemes' scores here",
+            "about": f"each out-of-sample ledger row of {scheme}: |ln(printed / book)|, written by python -m "
+                     f"costbook.views.ledger --write-scores; every estimate on a machine other than the validation "
+                     f"evidence's takes its model-error margin from the other schemes' scores",
             "scores": [{"scheme": r.scheme, "lines": r.lines, "quantity": r.quantity, "score": s}
-                       for r, (_, s) in zip([r for r in rows if _scored(r)], out_of_sample_scores(rows))]}
+                       for r, (_, s) in zip([r for r in rows if _scored(r)], out_of_sample_scores(rows))
+                       if r.scheme == scheme]}
 
 
-def write_cross_machine_scores(path=None) -> str:
+def write_cross_machine_scores(schemes=None) -> list:
+    """Write each scheme's scores (every scheme of the book's, or `schemes`') into its evidence folder; the
+    paths written.  A scheme's file changes only when its own rows do."""
     from ..system import atomic
-    path = path or uncertainty.cross_machine_path()
-    atomic.write_text(path, json.dumps(cross_machine_data(), indent=1, ensure_ascii=False) + "\n")
-    return str(path)
+    rows = ledger()
+    written = []
+    for scheme in (schemes or registry.in_book_order()):
+        path = uncertainty.cross_machine_path(scheme)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic.write_text(path, json.dumps(cross_machine_data(scheme, rows), indent=1, ensure_ascii=False) + "\n")
+        written.append(str(path))
+    return written
 
 
 def coverage(rows: list) -> dict:
@@ -368,10 +376,11 @@ def main(argv=None) -> int:
     import argparse
     ap = argparse.ArgumentParser(prog="python -m costbook.views.ledger", description="the reproduction ledger")
     ap.add_argument("--write-scores", action="store_true",
-                    help=f"write measurements/calibration/{uncertainty.CROSS_MACHINE_FILE} from the ledger")
+                    help=f"write each scheme's <its folder>/{uncertainty.EVIDENCE_FOLDER}/{uncertainty.CROSS_MACHINE_FILE} "
+                         f"from the ledger")
     args = ap.parse_args(argv)
     if args.write_scores:
-        print(write_cross_machine_scores())
+        print("\n".join(write_cross_machine_scores()))
     else:
         print(to_text(ledger()))
     return 0
