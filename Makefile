@@ -171,8 +171,15 @@ test: setup
 bench-self: setup
 	$(PY) -m costbook.book bench
 
+# Everything that follows from the committed evidence and the reference machine's prices, written
+# again: each scheme's cross-machine scores, every chapter executed in place, the live estimate's
+# exports.  The one regeneration command: after make calibrate, a change to a scheme's model or to
+# the reference file, or a scheme added (the margins pool every scheme's evidence, so its evidence
+# moves the others' intervals here and nowhere else); commit what it writes in one commit.
 reference: setup
+	$(PY) -m costbook.views.ledger --write-scores
 	$(PY) -m costbook.book execute --inplace
+	$(PY) -m costbook.book live --out chapters/live
 
 measure-reference: setup
 	$(VENV)/bin/costbook measure --profile full --out build/measurements/reference-candidate.json

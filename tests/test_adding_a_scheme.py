@@ -3,12 +3,18 @@
 The guide's table "Every file a new scheme touches" is read from the guide itself; the toy scheme
 (tests/toy_schemes/schnorr) is put in each place it names, in a copy of the project's files, and then:
 
-* no file outside those places changed (and _quarto.yml by one line of its chapter list);
-* the registry has no problem with it, and the schemes of the book are the four and the toy, in the
+* no file outside those places changed (and _quarto.yml by one line of its chapter list), where the
+  last place, ``make reference``, is the one regeneration command: the files it writes (every scheme's
+  cross-machine scores, the chapters executed in place, the live exports) are its place.  The test runs
+  its scores and the toy's export; executing every chapter takes minutes, so it runs what the closing
+  chapter and the ledger call instead (below);
+* the toy's evidence (validation runs and scores, in its folder) came with it, and no other scheme's
+  evidence file changed;
+* the registry has no problem with it, and the schemes of the book are its own and the toy, in the
   order of their chapters;
 * what the closing chapter and the ledger call at execution (``compare.CHAPTERS``, the rows of
   ``compare.rows_builders()``, ``ledger.SCHEMES``, ``ledger.printed_figures()``, the scheme's
-  ``ledger_rows()``, ``registry.count_words``) includes it: "five schemes", its comparison rows, a
+  ``ledger_rows()``, ``registry.count_words``) includes it: one scheme more, its comparison rows, a
   ledger row for every figure its note prints.
 
 It runs the functions the chapters call, in a fresh process on the copy, not the chapters' kernels
@@ -16,6 +22,7 @@ It runs the functions the chapters call, in a fresh process on the copy, not the
 """
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import os
@@ -28,8 +35,28 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 GUIDE = REPO / "docs" / "adding-a-scheme.md"
 TOY = Path(__file__).resolve().parent / "toy_schemes" / "schnorr"
-#: what the toy folder holds only because it is not in the book: each goes where the guide says
+#: what the toy folder holds only because it is not in the book (at its top: its evidence/ stays in it):
+#: each goes where the guide says
 BOOK_FILES = ("chapter.ipynb", "references.bib", "*.json")
+#: what `make reference`, the guide's regeneration command, writes (tests/test_adding_a_scheme.py checks
+#: its recipe runs the commands that write them)
+REGENERATED = ("chapters/*.ipynb", "chapters/live/*", "sage/costbook/schemes/*/evidence/cross-machine.json")
+
+
+def copy_toy(dest: Path) -> None:
+    """The toy folder copied to `dest`, but for the files at its top that a book keeps elsewhere."""
+    top = shutil.ignore_patterns("__pycache__", *BOOK_FILES)
+    shutil.copytree(TOY, dest, ignore=lambda d, names: top(d, names) if Path(d) == TOY else
+                    shutil.ignore_patterns("__pycache__")(d, names))
+
+
+def book_schemes() -> list:
+    from costbook import registry
+    return list(registry.in_book_order(REPO))
+
+
+#: the schemes of this checkout's book, in the order of their chapters (found, not counted by hand)
+BOOK = book_schemes()
 
 
 def guide_places() -> list:
@@ -60,9 +87,7 @@ def add_toy_as_the_guide_says(root: Path, places: list) -> str:
     manifest = (TOY / "manifest.py").read_text()
     chapter = re.search(r'^CHAPTER = "([^"]+)"', manifest, re.M)[1]
     steps = {
-        "sage/costbook/schemes/<name>/": lambda: shutil.copytree(
-            TOY, root / "sage" / "costbook" / "schemes" / TOY.name,
-            ignore=shutil.ignore_patterns("__pycache__", *BOOK_FILES)),
+        "sage/costbook/schemes/<name>/": lambda: copy_toy(root / "sage" / "costbook" / "schemes" / TOY.name),
         "chapters/NN-<name>.ipynb": lambda: shutil.copy(TOY / "chapter.ipynb", root / chapter),
         "references.bib": lambda: (root / "references.bib").write_text(
             (root / "references.bib").read_text(encoding="utf-8") + "\n" + (TOY / "references.bib").read_text(encoding="utf-8"),
@@ -72,8 +97,10 @@ def add_toy_as_the_guide_says(root: Path, places: list) -> str:
                    (root / "_quarto.yml").read_text(encoding="utf-8")), encoding="utf-8"),
         "measurements/published/<file>.json": lambda: [shutil.copy(f, root / "measurements" / "published" / f.name)
                                                        for f in TOY.glob("*.json")],
-        "chapters/live/": lambda: subprocess.run([sys.executable, "-m", "costbook.book", "live", "--out", "chapters/live", TOY.name],
-                                                 cwd=root, env=copy_env(root), check=True, capture_output=True, timeout=600),
+        "make reference": lambda: [subprocess.run(command, cwd=root, env=copy_env(root), check=True, capture_output=True,
+                                                  timeout=600) for command in (
+            [sys.executable, "-m", "costbook.views.ledger", "--write-scores"],
+            [sys.executable, "-m", "costbook.book", "live", "--out", "chapters/live", TOY.name])],
     }
     assert sorted(places) == sorted(steps), f"the guide's table names {places}; this test follows {sorted(steps)}"
     for place in places:
@@ -82,6 +109,8 @@ def add_toy_as_the_guide_says(root: Path, places: list) -> str:
 
 
 def within(path: str, place: str, chapter: str) -> bool:
+    if place == "make reference":
+        return any(fnmatch.fnmatch(path, pattern) for pattern in REGENERATED)
     if place.endswith("/"):
         return path.startswith(place.replace("<name>", TOY.name))
     if place == "chapters/NN-<name>.ipynb":
@@ -143,6 +172,12 @@ def test_the_guide_adds_the_toy_scheme_and_nothing_else_changes(tmp_path):
     quarto = [line for line in (root / "_quarto.yml").read_text().splitlines()
               if line not in (REPO / "_quarto.yml").read_text().splitlines()]
     assert quarto == [f"        - {chapter}"]
+    # its evidence came in its folder; the regeneration wrote its scores and left every other scheme's as it was
+    mine = f"sage/costbook/schemes/{TOY.name}/evidence/"
+    assert {p for p in changed if p.startswith(mine)} == {f"{mine}validation/intel-xeon-2core.json",
+                                                          f"{mine}cross-machine.json"}
+    assert [p for p in changed if p.endswith("/evidence/cross-machine.json") and not p.startswith(mine)] == []
+    assert (root / mine / "cross-machine.json").read_bytes() == (TOY / "evidence" / "cross-machine.json").read_bytes()
 
     env = copy_env(root)
     done = subprocess.run([sys.executable, "-c", PROBE % str(root)], capture_output=True, text=True, env=env, cwd=root,
@@ -150,21 +185,24 @@ def test_the_guide_adds_the_toy_scheme_and_nothing_else_changes(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     got = json.loads(done.stdout)
     assert got["problems"] == {}
-    assert got["book"] == got["ledger"] == got["closing"] and got["book"][-1] == TOY.name and len(got["book"]) == 5
+    assert got["book"] == got["ledger"] == got["closing"] == [*BOOK, TOY.name], (
+        f"the book's schemes with the toy added are {got['book']}, its ledger's {got['ledger']} and its closing "
+        f"chapter's {got['closing']}, not the {len(BOOK)} of this checkout and the toy, last")
     # the closing chapter's live estimate: every scheme of the book, in the offline book and in Quarto's
     assert got["closing_widget"] == got["live_index"] == got["live_index_file"] == got["book"]
-    assert got["count"] == "five schemes"
+    from costbook import registry
+    assert got["count"] == registry.count_words(len(BOOK) + 1)
     assert got["comparison_rows"] >= 1
     assert got["figures"] and set(got["figures"]) <= set(got["rows"])
     assert got["seed_notes"]["900"] == "toy-schnorr-note"
 
 
-def test_without_the_chapter_list_line_the_toy_is_one_line_and_the_book_keeps_four(tmp_path):
+def test_without_the_chapter_list_line_the_toy_is_one_line_and_the_book_keeps_its_own(tmp_path):
     """The step a newcomer forgets: the chapter written, but not listed in _quarto.yml."""
     root = copy_project(tmp_path / "project")
     manifest = (TOY / "manifest.py").read_text()
     chapter = re.search(r'^CHAPTER = "([^"]+)"', manifest, re.M)[1]
-    shutil.copytree(TOY, root / "sage" / "costbook" / "schemes" / TOY.name, ignore=shutil.ignore_patterns("__pycache__", *BOOK_FILES))
+    copy_toy(root / "sage" / "costbook" / "schemes" / TOY.name)
     shutil.copy(TOY / "chapter.ipynb", root / chapter)
     env = copy_env(root)
     done = subprocess.run([sys.executable, "-c", "import json\nfrom costbook import registry\n"
@@ -173,4 +211,15 @@ def test_without_the_chapter_list_line_the_toy_is_one_line_and_the_book_keeps_fo
     assert done.returncode == 0, done.stderr[-2000:]
     problems, book = json.loads(done.stdout)
     assert list(problems) == [TOY.name] and "_quarto.yml" in problems[TOY.name] and "\n" not in problems[TOY.name]
-    assert TOY.name not in book and len(book) == 4
+    assert book == BOOK, f"without its chapter listed, the book's schemes are {book}, not this checkout's {BOOK}"
+
+
+def test_make_reference_runs_what_writes_the_regenerated_files():
+    """The guide's regeneration command is make reference: its recipe writes every scheme's scores, executes
+    every chapter in place and writes the live exports, the files REGENERATED names."""
+    text = (REPO / "Makefile").read_text()
+    recipe = text.split("\nreference: setup\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert [line.strip() for line in recipe] == [
+        "$(PY) -m costbook.views.ledger --write-scores",
+        "$(PY) -m costbook.book execute --inplace",
+        "$(PY) -m costbook.book live --out chapters/live"]

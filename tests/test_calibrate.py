@@ -57,15 +57,26 @@ def test_a_collection_keeps_the_earlier_results_and_replace_drops_only_its_own(m
 
 def test_collect_records_the_collection_after_the_earlier_ones(monkeypatch, tmp_path):
     """collect() writes the kept results, then its own, and appends one entry to "collections"."""
-    monkeypatch.setattr(calibrate, "validate_in_processes",
-                        lambda scheme, options, processes: {"scheme": scheme, "runs": [], "processes": 1})
+    measured = iter([1.01, 1.02])          # each process's own run
+    monkeypatch.setattr(calibrate, "validate_in_processes", lambda scheme, options, processes: {
+        "scheme": scheme, "runs": _result(scheme, calibrate.QUIET, "x", next(measured))["runs"], "processes": 1})
     out = tmp_path / "runs.json"
-    data = calibrate.collect([("cs03", {"params": "aggressive"})], out, processes=2, command="c",
+    data = calibrate.collect([("cs03", {"params": "aggressive"})], out, processes=2, machine=MACHINE, command="c",
                              keep=[_result("veccom", calibrate.QUIET, "old")], collections=[{"command": "earlier"}])
     assert json.loads(out.read_text()) == data
     assert [r.get("tag") for r in data["results"]] == ["old", None, None]
     assert [c["command"] for c in data["collections"]] == ["earlier", "c"]
     assert data["collections"][-1]["results"] == 2 and data["collections"][-1]["conditions"] == calibrate.QUIET
+
+
+def test_collect_writes_no_evidence_the_margins_would_refuse(monkeypatch, tmp_path):
+    """A scheme's validate whose result does not name its scheme: refused in one line, nothing written."""
+    monkeypatch.setattr(calibrate, "validate_in_processes", lambda scheme, options, processes: {
+        "runs": _result(scheme, calibrate.QUIET, "x")["runs"], "processes": 1})
+    out = tmp_path / "runs.json"
+    with pytest.raises(uncertainty.EvidenceError, match=r"results\[0\]: expected a validation result with its scheme"):
+        calibrate.collect([("cs03", {})], out, processes=1, machine=MACHINE)
+    assert not out.exists()
 
 
 # ---------------------------------------------------------------------------

@@ -120,7 +120,9 @@ def test_the_committed_evidence_holds_every_schemes_calibration_cases():
     have = {(r.scheme, r.labels) for r in records}
     for s in schemes.in_book_order():
         cases = schemes.manifest(s).CALIBRATION_CASES
-        assert len({labels for scheme, labels in have if scheme == s}) >= len(cases), s
+        runs = len({labels for scheme, labels in have if scheme == s})
+        assert runs >= len(cases), (f"scheme {s!r}: its evidence holds {runs} of the {len(cases)} runs of its "
+                                    f"CALIBRATION_CASES: run python -m costbook.book calibrate {s}, then make reference")
     path = uncertainty.evidence_files()[0]
     data = json.loads(path.read_text())
     assert data["format"] == uncertainty.FORMAT and data["level"] == uncertainty.NOMINAL
@@ -173,12 +175,10 @@ def test_runs_of_one_size_are_left_out_together():
 
 def test_cross_validated_coverage_of_the_committed_evidence():
     """Judged as the gate judges a run (its own scheme at its own size left out), the committed checks lie
-    in their intervals at least 80% of the time, quiet and beside a busy process alike, with a median
-    half-width within the gate's ceiling."""
-    from test_validation_bounds import WIDTH_CEILING
+    in their intervals at least 80% of the time, quiet and beside a busy process alike."""
     judged = uncertainty.cross_validated()
     cov = uncertainty.coverage(judged)
-    assert cov["share"] >= 0.80 and cov["median_half_width"] <= WIDTH_CEILING, uncertainty.coverage_words(cov)
+    assert cov["share"] >= 0.80, uncertainty.coverage_words(cov)
     conditions = {r.conditions for r in uncertainty.evidence()}
     assert conditions == {"quiet", "beside a CPU-bound process"}
     for c in conditions:
@@ -191,6 +191,21 @@ def test_cross_validated_coverage_of_the_committed_evidence():
         for c in conditions:
             mine = [j for j in judged if j["machine"] == m and j["conditions"] == c]
             assert mine and uncertainty.coverage(mine)["share"] >= 0.80, (m, c)
+
+
+@pytest.mark.parametrize("scheme", sorted({r.scheme for r in uncertainty.evidence()}))
+def test_each_schemes_own_evidence_is_narrow_enough(scheme):
+    """The width ceiling, scheme by scheme, on what the scheme's own evidence says: its checks judged by its
+    own checks at its other sizes alone have a median half-width within the gate's ceiling.  The margins
+    pool every scheme's checks, but a scheme's checks that scatter widely fail here, under its own name,
+    and a newcomer's never fail another scheme's ceiling."""
+    from test_validation_bounds import WIDTH_CEILING
+    cov = uncertainty.coverage(uncertainty.cross_validated([r for r in uncertainty.evidence() if r.scheme == scheme]))
+    assert cov["median_half_width"] <= WIDTH_CEILING, (
+        f"scheme {scheme!r}: judged by its own evidence at its other sizes, its checks' intervals are "
+        f"{cov['median_half_width']:.1%} wide at the median, past the ceiling of {WIDTH_CEILING:.0%}: its steps "
+        f"scatter more than their counts explain; find what its validation leaves out "
+        f"({uncertainty.coverage_words(cov)})")
 
 
 def test_a_run_is_judged_by_its_own_machines_evidence_where_it_has_enough():
@@ -223,7 +238,15 @@ def test_every_out_of_sample_ledger_row_has_an_interval_from_the_other_schemes()
     assert all(r.book_low <= r.book_value <= r.book_high for r in oos)
     assert all(r.book_low is None for r in rows if r.status not in ledger.OUT_OF_SAMPLE)
     cov = ledger.coverage(rows)
-    assert cov["share"] >= 0.80 and cov["median_half_width"] <= 0.15, uncertainty.coverage_words(cov)
+    assert cov["share"] >= 0.80, uncertainty.coverage_words(cov)
+    # the ceiling, scheme by scheme, on its own predictions: the other schemes' scores make its margin,
+    # so a ceiling on the margins would fail a scheme for another's misses
+    for scheme in sorted({r.scheme for r in oos}):
+        scores = [abs(math.log(r.printed_value / r.book_value)) for r in oos if r.scheme == scheme]
+        assert math.expm1(uncertainty.median(scores)) <= 0.15, (
+            f"scheme {scheme!r}: its predictions of figures published on other machines miss by "
+            f"{math.expm1(uncertainty.median(scores)):.1%} at the median, past 15%: see its rows in "
+            f"`costbook ledger` and what its model leaves out")
     # a scheme's own rows never move its margin: make every row of one scheme miss by half
     for scheme in {r.scheme for r in oos}:
         worse = [dataclasses.replace(r, book_value=r.book_value * 1.5) if r.scheme == scheme and r in oos else r

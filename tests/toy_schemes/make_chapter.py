@@ -16,7 +16,9 @@ HERE = Path(__file__).resolve().parent
 
 
 def execute(cells: list) -> list:
-    """The cells with each code cell's printed output as one stream output."""
+    """The cells with each code cell's printed output as one stream output; a cell that says why its output
+    is not compared (``"nbval-why"`` in its metadata, as the book's chapters do: a timing) runs, and keeps
+    the output it had."""
     namespace: dict = {}
     out = []
     for n, cell in enumerate(cells):
@@ -26,8 +28,9 @@ def execute(cells: list) -> list:
             with contextlib.redirect_stdout(buf):
                 exec(compile("".join(cell["source"]), f"<cell {n}>", "exec"), namespace)
             text = buf.getvalue()
-            cell["outputs"] = [{"name": "stdout", "output_type": "stream",
-                                "text": text.splitlines(keepends=True)}] if text else []
+            if "nbval-why" not in cell.get("metadata", {}) or not cell.get("outputs"):
+                cell["outputs"] = [{"name": "stdout", "output_type": "stream",
+                                    "text": text.splitlines(keepends=True)}] if text else []
             cell["execution_count"] = None
         out.append(cell)
     return out

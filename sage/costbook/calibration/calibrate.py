@@ -84,6 +84,8 @@ def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str 
             "collections": [*collections, {"started": started, "machine": machine, "command": command,
                                            "conditions": conditions, "results": len(results) - len(keep)}],
             "results": results}
+    # what the margins would refuse to read is not written (a validate result that does not name its scheme)
+    uncertainty.check_evidence(data, out)
     Path(out).parent.mkdir(parents=True, exist_ok=True)       # a scheme's first evidence of this machine
     atomic.write_text(Path(out), json.dumps(data, indent=1, allow_nan=False) + "\n", durable=True)
     return data

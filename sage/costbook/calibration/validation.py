@@ -381,12 +381,13 @@ def runs_result(runs: list, interpreter_limits: Mapping[str, float] | None = Non
 
     With `scheme`, every check's interval is its prediction interval (``uncertainty.judge_runs``, from
     its price interval and a margin estimated from the committed runs of everything but this scheme at
-    this run's size), and the result gains its "coverage"."""
+    this run's size), and the result gains its "coverage" and names the scheme (what its evidence is
+    filed under)."""
     for r in runs:
         for c in r["checks"]:
             c["interpreter_limit"] = limit_of(c["step"], interpreter_limits, INTERPRETER_SHARE_LIMIT)
     from ..timing.measure import machine_label           # measure's module imports backends: only when validated
-    return {**_judged(runs, scheme), "machine": machine_label()}
+    return {**({"scheme": scheme} if scheme is not None else {}), **_judged(runs, scheme), "machine": machine_label()}
 
 
 def _judged(runs: list, scheme: str | None = None) -> dict:

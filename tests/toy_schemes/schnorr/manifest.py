@@ -9,5 +9,6 @@ SEED_NOTES = {"900": "toy-schnorr-note"}        # 900_toy_schnorr.md
 SEED_ERRATA = {}
 #: the small validation runs tests/test_validation_bounds.py makes
 VALIDATION_CASES = ({"messages": 1},)
-#: none committed: the toy's intervals take the book's schemes' evidence
-CALIBRATION_CASES = ()
+#: the runs make calibrate commits to evidence/validation/ (the gate's case and another size, so that
+#: each judges the other)
+CALIBRATION_CASES = ({"messages": 1}, {"messages": 4})
