@@ -269,6 +269,16 @@ def modexp_key(modulus_bits: int, exponent_bits: int) -> str:
     return f"modexp/{int(modulus_bits)}/{int(exponent_bits)}"
 
 
+def exponent_bits_for(modulus_bits: int) -> tuple:
+    """256, 512, half and full: the exponent lengths the cost models use (and the modexp benchmarks time)."""
+    return tuple(sorted({256, 512, modulus_bits // 2, modulus_bits}))
+
+
+def modexp_keys(moduli) -> tuple:
+    """modexp/<m>/<e> for each modulus length in `moduli`, at each of its ``exponent_bits_for``."""
+    return tuple(modexp_key(m, e) for m in moduli for e in exponent_bits_for(m))
+
+
 def sort_key(key: str) -> list:
     """Order keys as a reader expects: sizes numerically (msm/16 before msm/1024), names alphabetically."""
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in key.split("/")]

@@ -148,7 +148,8 @@ def collect(only: list | None = None, backends: list | None = None,
     if priced_only and only is None and backends is None:
         # an explicit --only or --backend names what to time; otherwise the quick profile times
         # what the book prices and leaves the rest to the full profile
-        benches = [b for b in benches if priced.is_priced(b.backend, b.key)]
+        selection = priced.priced_keys()          # gathered from the schemes once
+        benches = [b for b in benches if b.key in selection.get(b.backend, ())]
     if backends is not None:
         known = sorted({b.backend for b in benches})
         if not backends or not all(backends):

@@ -19,7 +19,7 @@ import random
 from ...prices.cost import Counts, price
 from ...prices.counting import counting
 from ...calibration.intervals import fmt_interval, fmt_of, spreadless
-from ...prices.keys import modexp_key, sizes
+from ...prices.keys import modexp_key, modexp_keys, sizes
 from ...prices import defaults, measurements
 from ...writing.report import fmt_time
 from .. import StepGroup, option_words, options, value_words
@@ -29,6 +29,17 @@ from .seed import ESTIMATES, PARAMETER_SETS, PUBLISHED, SEED_PRINTED_SIZES, Para
 STEPS = ("encrypt", "prove", "verify", "decrypt")
 
 OPTIONS = options(Parameters)
+#: backend -> the keys the quick profile measures for it (costbook.timing.priced): what its estimates read
+#: (GMP's constant-time powering, libsodium) at every point of its page, and chapter 4's prices in each modexp
+#: backend (GMP's plain powering, PARI and Sage next to it), with the sizes around them that the rules for
+#: other sizes read
+PRICED_KEYS = {
+    "gmp-sec": modexp_keys((2048, 3072, 4096, 6144, 8192)),
+    "gmp": modexp_keys((4096, 6144, 8192)),
+    "pari": modexp_keys((3072, 4096, 6144, 8192)),
+    "sage": modexp_keys((2048, 3072, 4096, 6144, 8192)),
+    "libsodium": ("ristretto255/decode", "ristretto255/mul"),
+}
 OPTION_WORDS = option_words(Parameters)
 VALUE_WORDS = value_words(Parameters)
 

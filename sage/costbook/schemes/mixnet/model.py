@@ -27,7 +27,7 @@ from ...prices import defaults
 from ...prices.cost import Counts, price
 from ...prices.counting import counting
 from ...calibration.intervals import fmt_named, named, spreadless
-from ...prices.keys import modexp_key
+from ...prices.keys import modexp_key, modexp_keys
 from ...writing.report import fmt_time
 from .. import Bounds, StepGroup, check_validation_options, option_words, options, value_words
 from . import artifact
@@ -410,6 +410,19 @@ def step_estimates(source, n: int = N_SEED, m: int = M_SEED, curve: str = "bn254
 VALIDATION_SIZES = ((2, 2),)
 #: the sizes a validation (and the contract's count) runs the Sage protocol at
 VALIDATION_BOUNDS = {"n": Bounds(1, 8), "m": Bounds(2, 4)}
+#: backend -> the keys the quick profile measures for it (costbook.timing.priced): what its estimates read
+#: at every point of its page (the artifact's mcl and GMP: Paillier's and the accumulator's arithmetic),
+#: and chapter 5's Sage prices next to the artifact's
+PRICED_KEYS = {
+    "gmp": (*modexp_keys((2048,)), "intdiv/4099/2050", "modexp/2038/441", "modexp/2050/80", "modexp/2050/180",
+            "modexp/4099/80", "modexp/4099/82", "modexp/4099/180", "modexp/4099/2130", "modexp/4099/2170",
+            "modexp/4099/4099", "modexp_fixed/4099/1025/13", "modmul/2050", "modmul/4099"),
+    "mcl": tuple(f"{c}/{op}" for c in ("bls12_381", "bn254")
+                 for op in ("g1_add", "g1_mul", "g1_mul/80", "g1_mul/180", "g2_mul", "gt_exp", "pairing")),
+    "sage": (*(f"{c}/{op}" for c in ("bls12_381", "bn254") for op in ("g1_mul", "g2_mul", "gt_exp", "pairing")),
+             "bn254/scalar_inv"),
+    "arkworks": ("bls12_381/scalar_inv",),
+}
 # What a validation's error is made of (its prediction interval's margin comes from the committed runs
 # at the other sizes and of the other schemes, costbook.calibration.uncertainty).  Every step is its
 # pairing-group operations, additions and Fiat–Shamir serialisations, plus two measured terms: the

@@ -35,6 +35,15 @@ OPTIONS = options(Parameters)
 #: a validation runs the Sage code at every size the estimate admits (a card of up to 100 punches, a
 #: spent set of up to a million)
 VALIDATION_BOUNDS = {name: OPTIONS[name][1] for name in ("punches", "db_size")}
+#: backend -> the keys the quick profile measures for it (costbook.timing.priced): what its estimates read
+#: (native libraries) at every point of its page, and its chapter's Sage redemption against the spent-set size
+PRICED_KEYS = {
+    "libsodium": tuple(f"ristretto255/{op}" for op in ("decode", "from_hash", "mul", "mul_base", "scalar_inv")),
+    "arkworks": tuple(f"bls12_381/{op}" for op in ("g1_decode", "g1_encode", "g1_mul", "g2_decode", "g2_encode",
+                                                   "g2_mul", "hash_to_g1", "hash_to_g2", "pairing", "scalar_inv")),
+    "python": tuple(f"hashset/lookup/{n}" for n in (1000, 10000, 100000, 1000000)),
+    "sage": tuple(f"ristretto255/{op}" for op in ("decode", "encode", "from_hash", "mul", "mul_base", "scalar_inv")),
+}
 OPTION_WORDS = option_words(Parameters)
 VALUE_WORDS = value_words(Parameters)
 

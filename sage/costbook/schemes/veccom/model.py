@@ -395,6 +395,13 @@ INTERPRETER_LIMITS = {"merkle/*": 0.70}
 #: the sizes a validation (and the contract's count) runs the Sage code at: its setup alone is 3n
 #: multiplications
 VALIDATION_BOUNDS = {"n": Bounds(2, 4096)}
+#: backend -> the keys the quick profile measures for it (costbook.timing.priced): what its estimates read at
+#: every point of its page (an MSM's measured sizes around any n)
+PRICED_KEYS = {
+    "arkworks": ("bls12_381/g1_add", "bls12_381/g1_decode", "bls12_381/g1_mul", "bls12_381/pairing_product/2",
+                 *(f"bls12_381/g1_msm/{k}" for k in (16, 64, 256, 1024))),
+    "python": ("sha256/41B", "sha256/73B", "sha512/46B"),
+}
 
 
 def validate(n=None, **_ignored) -> dict:

@@ -18,14 +18,11 @@ from __future__ import annotations
 import random
 
 from ..harness import Benchmark
-from ...prices.keys import modexp_key, sizes
+from ...prices.keys import exponent_bits_for, modexp_key, sizes
 
 MODULUS_BITS = (2048, 3072, 4096, 6144, 8192)
 
 
-def exponent_bits_for(modulus_bits: int) -> tuple:
-    """256, 512, half and full: the exponent sizes the cost models use."""
-    return tuple(sorted({256, 512, modulus_bits // 2, modulus_bits}))
 
 
 def operands(modulus_bits: int, exponent_bits: int, seed: int = 2003):
