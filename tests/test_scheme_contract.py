@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import shutil
 import sys
 from pathlib import Path
@@ -127,7 +128,7 @@ def estimate_failures(name: str) -> list:
                 else:
                     json.dumps(result, allow_nan=False)
                     failures += [f"{where}: {at} = {v!r} lies outside its own interval [{lo!r}, {hi!r}] "
-                                 f"(costbook.calibration.uncertainty.prediction_interval must hold it)"
+                                 f"(costbook.calibration.uncertainty.Margin.bounds must hold it)"
                                  for at, lo, v, hi in prediction.outside(result)]
                     failures += [f"{where}: step {s['label']!r} is estimated at {s['seconds']:.3g} s, past a year of "
                                  f"one machine: lower Bounds.high of {option!r} in the scheme's seed.py to the largest "
@@ -348,8 +349,9 @@ def test_an_estimate_far_above_its_prices_low_bound_lies_inside_its_interval(tmp
         m = prediction.margin("schnorr", measurements.load_source("reference"), {"messages": 4})
     step = result["steps"]["verify"]
     assert m.spread_floor is not None                     # a validation margin, anchored at the low bound
-    unstretched = m.bounds(step["seconds"], step["price_low_s"], step["price_high_s"])
-    assert unstretched[1] < step["seconds"]               # the case is real: anchored, it ends below
+    anchor, spread = uncertainty.anchor_and_spread(step["seconds"], step["price_low_s"], step["price_high_s"])
+    unstretched_high = anchor * math.exp((m.centre + m.value) * (1 + spread / m.spread_floor))
+    assert unstretched_high < step["seconds"]             # the case is real: anchored, it ends below
     assert step["low_s"] <= step["seconds"] == step["high_s"]
     assert prediction.outside(result) == []
     assert uncertainty.NOMINAL == result["prediction"]["level"]

@@ -85,8 +85,8 @@ class Margin:
 
     A plain margin (``spread_floor`` None: the ledger's, a machine's) is symmetric about the prediction.
     A validation margin is in log ratio at a check whose prices have no spread, anchored at the
-    prediction's low bound and widened by (1 + spread / spread_floor) for a check whose prices spread
-    (``bounds``)."""
+    prediction's low bound and widened by (1 + spread / spread_floor) for a check whose prices spread,
+    and stretched to hold the prediction itself (``bounds``)."""
     value: float           # q, a log ratio (at no price spread, for a validation margin)
     evidence: int          # how many scores
     group: str             # the group it was taken from, or "pooled"
@@ -106,8 +106,12 @@ class Margin:
             return predicted * math.exp(-self.value), predicted * math.exp(self.value)
         anchor, spread = anchor_and_spread(predicted, low, high)
         widen = 1 + spread / self.spread_floor
-        return (anchor * math.exp((self.centre - self.value) * widen),
-                anchor * math.exp((self.centre + self.value) * widen))
+        # anchored at the prices' low bound, the interval can end short of a prediction whose prices spread
+        # far above it (a busy machine's slow rounds, a price extrapolated to a size nobody measured);
+        # stretched to hold the prediction, it only gains coverage, and no prediction is shown outside its
+        # own interval
+        return (min(anchor * math.exp((self.centre - self.value) * widen), predicted),
+                max(anchor * math.exp((self.centre + self.value) * widen), predicted))
 
 
 def anchor_and_spread(predicted: float, low: float | None, high: float | None) -> tuple:
@@ -659,10 +663,6 @@ def prediction_interval(scheme: str, machine: str, value: float, price_low: floa
     hi = value if price_high is None else max(price_high, value)
     if m.spread_floor is not None:     # a validation margin: anchored and widened as a validated step's is
         low, high = m.bounds(value, lo, hi)
-        # anchored at the prices' low bound, the interval can end below an estimate whose prices spread
-        # far above it (a price extrapolated to a size nobody measured); stretched to hold the estimate,
-        # it only gains coverage, and no estimate is printed outside its own interval
-        low, high = min(low, value), max(high, value)
     else:
         low, high = interval(lo, m.value)[0], interval(hi, m.value)[1]
     return Prediction(value, low, high, lo, hi, m, level)

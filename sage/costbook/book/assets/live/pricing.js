@@ -885,7 +885,7 @@
       spread = Math.log(high / low) / 2;
     }
     const widen = 1 + spread / margin.spread_floor;
-    // stretched to hold the time itself, as prediction_interval stretches it
+    // stretched to hold the time itself, as Margin.bounds stretches it
     return { ...step, priceLow: low, priceHigh: high,
              low: Math.min(anchor * Math.exp((margin.centre - margin.q) * widen), step.total),
              high: Math.max(anchor * Math.exp((margin.centre + margin.q) * widen), step.total), margin };
