@@ -31,8 +31,6 @@ def install_toy_book(root: Path, scheme_dirs, with_the_books_schemes: bool = Tru
     # the book's other committed files: the ledger's intervals read every scheme's rows
     for folder in ("seed-libraries",):
         (root / "measurements" / folder).symlink_to(REPO / "measurements" / folder)
-    for f in (REPO / "measurements" / "published").glob("*.json"):
-        (root / "measurements" / "published" / f.name).symlink_to(f)
     (root / "chapters").mkdir()
     chapters, bib = [], []
     if with_the_books_schemes:
@@ -43,8 +41,6 @@ def install_toy_book(root: Path, scheme_dirs, with_the_books_schemes: bool = Tru
             chapters.append(chapter)
         bib.append((REPO / "references.bib").read_text())
     for folder in scheme_dirs:
-        for f in folder.glob("*.json"):
-            shutil.copy(f, root / "measurements" / "published" / f.name)
         manifest = (folder / "manifest.py").read_text()
         chapter = next(line.split('"')[1] for line in manifest.splitlines() if line.startswith("CHAPTER"))
         shutil.copy(folder / "chapter.ipynb", root / chapter)

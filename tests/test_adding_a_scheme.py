@@ -37,7 +37,7 @@ GUIDE = REPO / "docs" / "adding-a-scheme.md"
 TOY = Path(__file__).resolve().parent / "toy_schemes" / "schnorr"
 #: what the toy folder holds only because it is not in the book (at its top: its evidence/ stays in it):
 #: each goes where the guide says
-BOOK_FILES = ("chapter.ipynb", "references.bib", "*.json")
+BOOK_FILES = ("chapter.ipynb", "references.bib")
 #: what `make reference`, the guide's regeneration command, writes (tests/test_adding_a_scheme.py checks
 #: its recipe runs the commands that write them)
 REGENERATED = ("chapters/*.ipynb", "chapters/live/*", "sage/costbook/schemes/*/evidence/cross-machine.json")
@@ -95,8 +95,6 @@ def add_toy_as_the_guide_says(root: Path, places: list) -> str:
         "_quarto.yml": lambda: (root / "_quarto.yml").write_text(
             re.sub(r"(    - part: \"Schemes\"\n      chapters:\n(?:        - .*\n)+)", rf"\g<1>        - {chapter}\n",
                    (root / "_quarto.yml").read_text(encoding="utf-8")), encoding="utf-8"),
-        "measurements/published/<file>.json": lambda: [shutil.copy(f, root / "measurements" / "published" / f.name)
-                                                       for f in TOY.glob("*.json")],
         "make reference": lambda: [subprocess.run(command, cwd=root, env=copy_env(root), check=True, capture_output=True,
                                                   timeout=600) for command in (
             [sys.executable, "-m", "costbook.views.ledger", "--write-scores"],
@@ -115,8 +113,6 @@ def within(path: str, place: str, chapter: str) -> bool:
         return path.startswith(place.replace("<name>", TOY.name))
     if place == "chapters/NN-<name>.ipynb":
         return path == chapter
-    if place == "measurements/published/<file>.json":
-        return path.startswith("measurements/published/") and path.endswith(".json")
     return path == place
 
 

@@ -683,7 +683,7 @@ def test_every_scheme_follows_the_contract(scheme):
 def test_every_published_file_belongs_to_one_scheme():
     from costbook.prices import measurements
     declared = [f for s in SCHEMES for f in schemes.manifest(s).PUBLISHED_FILES]
-    on_disk = sorted(p.stem for p in measurements.published_dir().glob("*.json"))
+    on_disk = sorted(measurements.published_files())
     assert sorted(declared) == on_disk
 
 

@@ -76,11 +76,11 @@ def placed(project: Path, folder: str, name: str, data: dict) -> Path:
 
 
 def test_a_seed_file_in_contributed_is_refused_by_check_and_left_out_by_the_book(project, capsys):
-    seed = json.loads((ROOT / "measurements" / "published" / "seed-001-veccom.json").read_text(encoding="utf-8"))
+    seed = json.loads(measurements.published_files()["seed-001-veccom"].read_text(encoding="utf-8"))
     path = placed(project, "contributed", "seed.json", seed)
     code, err = check(path, capsys)
     assert code == 2 and len(err.splitlines()) == 1
-    assert "kind is 'published'" in err and "measurements/published/" in err
+    assert "kind is 'published'" in err and "in its scheme's folder (published/)" in err
     mset = measurements.load(path)
     assert machines.misplaced("contributed", mset) is not None
     # the same file elsewhere is fine for check (a seed's file is valid where seeds live)

@@ -2,8 +2,8 @@
 
 An executed chapter depends on its notebook (with any injected parameters), the measurement file it
 prices with, the costbook package it imports (every file of it: code, fixtures, curve data), the
-committed measurement files (published seed prices, the reference machine, the seed libraries),
-references.bib (chapter 5's report cites it), the pinned environment (requirements.txt,
+committed measurement files (the reference machine, the seed libraries; the seeds' published prices and
+the evidence sit in the package's scheme folders), references.bib (chapter 5's report cites it), the pinned environment (requirements.txt,
 pyproject.toml) and the interpreter.  `input_digest` hashes all of them; `ChapterCache` keeps each
 chapter's executed copy under that digest in build/cache/chapters/ and hands it back only for the
 same digest, so a change to any input runs the chapter again.  What a chapter prints from live

@@ -313,7 +313,31 @@ def write_atomic(mset_or_data, path) -> Path:
 # Named sources: what `--source` and the chapters accept.
 
 def published_dir() -> Path:
+    """measurements/published: published files that belong to no scheme's folder (a reader may keep some)."""
     return project_root() / "measurements" / "published"
+
+
+def _scheme_folders() -> list:
+    """The folders the schemes' package finds schemes in (its __path__: a test's toy schemes too), as the
+    registry scans them; read here without importing the registry, which sits above the prices."""
+    import importlib.util
+    import sys
+    package = sys.modules.get("costbook.schemes")
+    paths = list(package.__path__) if package is not None else list(
+        importlib.util.find_spec("costbook.schemes").submodule_search_locations or ())
+    return [d for p in paths for d in sorted(Path(p).iterdir()) if d.is_dir() and not d.name.startswith(("_", "."))]
+
+
+def published_files() -> dict:
+    """name -> path of every published file: each scheme's, in its folder's ``published/`` (a seed's prices
+    live with the scheme that reads them), and measurement/published's.  A name twice is refused."""
+    out: dict = {}
+    for folder in [*(d / "published" for d in _scheme_folders()), published_dir()]:
+        for path in sorted(folder.glob("*.json")):
+            if path.stem in out and out[path.stem].resolve() != path.resolve():
+                raise MeasurementFileError(f"published file {path.stem!r} is in two places: {out[path.stem]} and {path}")
+            out.setdefault(path.stem, path)
+    return dict(sorted(out.items()))
 
 
 def reference_path() -> Path:
@@ -360,8 +384,8 @@ def resolve(source: str) -> Path:
 
     ``reference``            the committed reference machine
     ``local``                this machine (``costbook measure`` output)
-    ``published/<name>``     a seed's published prices (``published`` alone if only one
-                             published file could be meant is not accepted: name it)
+    ``published/<name>``     a seed's published prices, in its scheme's folder (``published_files``;
+                             ``published`` alone, if only one file could be meant, is not accepted)
     ``public/<name>``        a public benchmark machine (measurements/public/<name>.json)
     ``contributed/<name>``   a reader's machine given back (measurements/contributed/<name>.json)
     ``book``                 what the chapters render from: $COSTBOOK_MEASUREMENTS or reference
@@ -382,13 +406,18 @@ def resolve(source: str) -> Path:
         env = os.environ.get("COSTBOOK_MEASUREMENTS")
         return Path(env) if env else reference_path()
     folder, slash, name = source.partition("/")
+    if folder == "published" and slash:
+        files = published_files()
+        if name in files:
+            return files[name]
+        raise MeasurementFileError(f"no published file {source!r} (have: {', '.join(files) or 'none'})")
     if folder in NAMED_FOLDERS and slash:
         where = project_root() / "measurements" / folder
         path = where / (name + ".json")
         if name and "/" not in name and not name.startswith(".") and path.is_file():
             return path
         # a reader's own folder named public/ or contributed/ holding the file given is that file
-        if folder == "published" or not Path(source).is_file():
+        if not Path(source).is_file():
             names = ", ".join(p.stem for p in sorted(where.glob("*.json"))) or "none"
             raise MeasurementFileError(f"no {folder} file {source!r} (have: {names})")
     path = Path(source)
@@ -402,7 +431,7 @@ def load_source(source: str) -> MeasurementSet:
 
 
 def published_sets() -> Mapping[str, MeasurementSet]:
-    return {p.stem: load(p) for p in sorted(published_dir().glob("*.json"))}
+    return {name: load(path) for name, path in published_files().items()}
 
 
 def combine(*sets: MeasurementSet, name: str | None = None) -> MeasurementSet:

@@ -75,7 +75,7 @@ def misplaced(folder_name: str, mset: measurements.MeasurementSet) -> str | None
     what = {"public": "a public benchmark's transcription (costbook import zkalc)",
             "measured": "a measurement of a machine (costbook measure)"}[wanted]
     return (f"kind is {mset.kind!r}, but measurements/{folder_name}/ holds {what}, kind {wanted!r}"
-            + ("; a seed's published figures belong in measurements/published/" if mset.kind == "published" else ""))
+            + ("; a seed's published figures belong in its scheme's folder (published/)" if mset.kind == "published" else ""))
 
 
 def check_in_folder(path, mset: measurements.MeasurementSet) -> None:

@@ -3,7 +3,7 @@
 CHAPTER = "chapters/91-schnorr.ipynb"          # this folder's chapter.ipynb, installed there
 TITLE = "Schnorr signatures (toy)"
 SECTION = "sec-schnorr"
-PUBLISHED_FILES = ("toy-schnorr-laptop",)       # this folder's toy-schnorr-laptop.json, installed
+PUBLISHED_FILES = ("toy-schnorr-laptop",)       # published/toy-schnorr-laptop.json
 BIBLIOGRAPHY = ("toy-schnorr-note", "schnorr-1991", "rfc9496")   # this folder's references.bib
 SEED_NOTES = {"900": "toy-schnorr-note"}        # 900_toy_schnorr.md
 SEED_ERRATA = {}

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from costbook.schemes import Bounds, check_parameters, option
 
-#: its file in measurements/published (this folder holds the copy the tests install)
+#: its file in published/
 PUBLISHED = "toy-schnorr-laptop"
 #: the note's stated step times and the signature size: (value, unit, line)
 STATED = {"sign": (25, "us", 11), "verify": (81, "us", 11)}

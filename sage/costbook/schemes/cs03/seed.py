@@ -2,7 +2,7 @@
 
 Seed 002 (``002_2157a55422b8ccfc.txt``) counts the exponentiations of CS03 (lines 16-47), names two
 parameter sets (line 65: conservative, |n| = 4096; line 77: aggressive, |n| = 3072), prices them with
-crypto-bigint's modpow (lines 68-113, in ``measurements/published/seed-002-crypto-bigint.json``) and
+crypto-bigint's modpow (lines 68-113, in ``published/seed-002-crypto-bigint.json``) and
 prints the results (lines 91-144, in ``seed-002-cs03-estimates.json``).
 """
 from __future__ import annotations

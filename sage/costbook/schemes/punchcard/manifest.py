@@ -6,7 +6,7 @@ CHAPTER = "chapters/02-punch-cards.ipynb"
 #: its name for a reader, and its chapter's section id (the comparison chapter links to it)
 TITLE = "punch cards"
 SECTION = "sec-punch-cards"
-#: its files in measurements/published (model.PUBLISHED is one of them)
+#: its files in published/ (model.PUBLISHED is one of them)
 PUBLISHED_FILES = ("seed-000-punchcard-laptop", "seed-000-punchcard-steps")
 #: the references.bib keys its chapter cites
 BIBLIOGRAPHY = ("seed-punchcard", "eskandarian-2020", "repo-punchcard", "rfc9496", "rfc9380",

@@ -1,6 +1,6 @@
 """What seed 000 publishes, as data, and the arithmetic that reproduces it.
 
-The per-step times are in ``measurements/published/seed-000-punchcard-steps.json`` (one
+The per-step times are in ``published/seed-000-punchcard-steps.json`` (one
 backend per machine, curve and database variant; the cumulative totals with their seed
 lines, the iteration counts, and the averages the seed states where it states them).  The
 two primitive prices the seed states (one ristretto255 exponentiation, one lookup in a

@@ -1,7 +1,7 @@
 """What seed 001 publishes about vector commitments, as data, each number with its line.
 
 The benchmark outputs (criterion for Pointproofs, the Merkle bench) are in
-``measurements/published/seed-001-veccom.json``; the summary claims and size lines are here.
+``published/seed-001-veccom.json``; the summary claims and size lines are here.
 """
 from __future__ import annotations
 
