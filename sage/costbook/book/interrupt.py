@@ -21,6 +21,7 @@ Why the pieces are as they are:
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -66,9 +67,12 @@ def raised_as_exception():
 
 
 def ignore_further_signals() -> None:
-    """While cleaning up after the first signal: a second Ctrl-C must not cut the cleanup short."""
+    """While cleaning up after the first signal: a second Ctrl-C must not cut the cleanup short, and the
+    kernel clients' cleanup tasks the signal cut short do not print asyncio's "Task exception was never
+    retrieved" when they are collected: the command's one line says what happened."""
     for s in STOP_SIGNALS:
         signal.signal(s, signal.SIG_IGN)
+    logging.getLogger("asyncio").disabled = True
 
 
 def end_descendants(grace: float = GRACE_SECONDS) -> int:
