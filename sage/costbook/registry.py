@@ -306,12 +306,50 @@ def _claims(m: SimpleNamespace) -> list:
     return out
 
 
+_SCANNED: dict = {}
+
+
+def _stamp(path: Path):
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def _fingerprint() -> tuple:
+    """What a scan depends on, cheap to take: the folders looked in, the entries of each (a folder's
+    modification time changes as a file in it is added, removed or renamed), and each scheme
+    folder's manifest.py and model.py as they are now."""
+    out = []
+    for base in folders():
+        out.append((str(base), _stamp(base)))
+        try:
+            entries = list(os.scandir(base))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir() and entry.name.isidentifier():
+                path = Path(entry.path)
+                out.append((entry.name, _stamp(path), _stamp(path / "manifest.py"), _stamp(path / "model.py")))
+    return tuple(out)
+
+
 def scan() -> dict:
     """{name: Folder} of every folder holding a model.py or a manifest.py, by name, each read on its
     own.  Refused, with its problem in one line (``refused``): a folder that cannot be read (a syntax
     error in its manifest.py or model.py, no manifest.py, a manifest without a name of MANIFEST_API),
     a name found in two folders, and folders that declare the same scheme (the same chapter, section,
-    published file or seed note: a copy)."""
+    published file or seed note: a copy).  Scanned again whenever ``_fingerprint`` changes: an
+    estimate asks the registry thousands of times, and the folders rarely change in between."""
+    key = _fingerprint()
+    if key not in _SCANNED:
+        _SCANNED.clear()
+        _SCANNED[key] = _scan()
+    return dict(_SCANNED[key])
+
+
+def _scan() -> dict:
     found: dict = {}
     for base in folders():
         try:
