@@ -160,3 +160,22 @@ def test_a_file_named_like_the_reference_is_another_machine(tmp_path):
     assert prediction.margin("cs03", mine, {}) == uncertainty.cross_machine_margin(
         "cs03", uncertainty.cross_machine_scores())
     assert prediction.margin("cs03", ref, {}) != prediction.margin("cs03", mine, {})
+
+
+def test_a_native_estimate_takes_no_margin_from_the_sage_validation_runs():
+    """Validation runs time the book's Sage code.  An estimate priced with a native library on the
+    evidence's own machine is judged by none of them: its margin is the cross-machine one (the other
+    schemes' predictions of the seeds' published figures), and its JSON names what it came from."""
+    ref = measurements.load_source("reference")
+    native = prediction.estimate("punchcard", ref)["prediction"]
+    sage = prediction.estimate("punchcard", ref, backends=("sage",))["prediction"]
+    assert "libsodium" in native["priced_in"] and not uncertainty.is_validated(native["priced_in"])
+    assert native["margin_group"] == "across machines"
+    assert native["margin_from"] == uncertainty.MARGIN_SOURCES["across machines"]
+    assert native["margin"] == uncertainty.cross_machine_margin("punchcard", uncertainty.cross_machine_scores()).value
+    assert "validation checks" not in native["words"]
+    assert sage["priced_in"] == ["sage"] and sage["margin_from"] == uncertainty.MARGIN_SOURCES["validation"]
+    assert "validation checks on this machine" in sage["words"]
+    # a margin asked for without the backends that priced the estimate is not a validation margin
+    assert not uncertainty.is_validated(()) and uncertainty.is_validated({"sage"})
+    assert uncertainty.estimate_margin("punchcard", ref.name).spread_floor is None

@@ -225,7 +225,7 @@ def test_a_run_is_judged_by_its_own_machines_evidence_where_it_has_enough():
     ref = measurements.load_source("reference")
     cpu = uncertainty.evidence_cpu(ref.name)
     assert cpu in by_machine
-    m = uncertainty.estimate_margin("cs03", ref.name, {"params": "conservative"})
+    m = uncertainty.estimate_margin("cs03", ref.name, {"params": "conservative"}, backends={"sage"})
     assert m == uncertainty.validation_margin("cs03", uncertainty.estimate_labels("cs03", {"params": "conservative"}, records),
                                               uncertainty.ESTIMATE_GROUP, by_machine[cpu])
 

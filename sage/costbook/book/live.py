@@ -300,7 +300,7 @@ def export(name: str) -> dict:
                 continue
             rows = [tables.call(c) for c in calls]
             # the model-error margin the page widens each step's price interval by (prediction.margin)
-            margins[str(i)] = uncertainty.margin_export(prediction.margin(name, mset, point))
+            margins[str(i)] = uncertainty.margin_export(prediction.margin(name, mset, point, calls))
             if ident == "reference":                     # the template a reader's file replays
                 for row, recipe in zip(rows, _reader_recipes(model, mset, point, calls, views)):
                     row.append(recipe)

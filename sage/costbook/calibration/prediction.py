@@ -6,7 +6,8 @@ prices (its labelled ``cost.price`` calls, the steps the page re-prices), and gi
 of the result its prediction interval from the one function that makes them,
 ``uncertainty.prediction_interval``: the price interval widened by the model-error margin of the scheme
 on that machine (``uncertainty.estimate_margin``: the validation evidence less the scheme's own at that
-size on the evidence's machine, the other schemes' cross-machine errors elsewhere).
+size for the Sage code on the evidence's machine, the other schemes' cross-machine errors for native
+libraries and other machines).
 
 In the result, ``low_s``/``high_s`` (and ``<name>_low_s``/``<name>_high_s``, ``<name>_low_ms``/...) become
 the prediction interval; ``price_low_s``/``price_high_s`` (``<name>_price_low_s``, ...) keep the price
@@ -41,9 +42,16 @@ def with_defaults(module, options: dict) -> dict:
     return {**{k: v[0] for k, v in getattr(module, "OPTIONS", {}).items()}, **options}
 
 
-def margin(scheme: str, mset, options: dict) -> uncertainty.Margin:
-    """The model-error margin of an estimate of `scheme` at `options` priced with `mset`."""
-    return uncertainty.estimate_margin(scheme, uncertainty.machine_of(mset), with_defaults(registry.model(scheme), options))
+def backends_of(calls) -> frozenset:
+    """The backends whose prices the steps among recorded price calls used."""
+    return frozenset(line.backend for c in steps(calls) for line in c.estimate.lines)
+
+
+def margin(scheme: str, mset, options: dict, calls) -> uncertainty.Margin:
+    """The model-error margin of an estimate of `scheme` at `options` priced with `mset`, during which
+    `calls` were recorded (their backends say whether validation runs judge its kind)."""
+    return uncertainty.estimate_margin(scheme, uncertainty.machine_of(mset), with_defaults(registry.model(scheme), options),
+                                       backends=backends_of(calls))
 
 
 def _triples(d: dict):
@@ -85,12 +93,13 @@ def predicted(scheme: str, mset, options: dict, result: dict, calls) -> dict:
     """`result` (the scheme's estimate at `options` priced with `mset`, during which `calls` were
     recorded) with its prediction intervals and the ``prediction`` block."""
     module = registry.model(scheme)
-    m = margin(scheme, mset, options)
+    m = margin(scheme, mset, options, calls)
     widened: list = []
     out = widen(result, scheme, mset.name, m, getattr(module, "NOT_PREDICTIONS", ()), widened)
     out["prediction"] = {"intervals": len(widened),
         "level": uncertainty.NOMINAL, "machine": mset.name, "margin": uncertainty.margin_export(m), "margin_percent": m.percent,
-        "margin_evidence": m.evidence, "margin_group": m.group, "left_out": m.left_out,
+        "margin_evidence": m.evidence, "margin_group": m.group, "margin_from": uncertainty.margin_source(m),
+        "priced_in": sorted(backends_of(calls)), "left_out": m.left_out,
         "words": uncertainty.margin_words(m),
         "steps": [{"label": c.estimate.label, **uncertainty.prediction_interval(
             scheme, mset.name, c.estimate.total, c.estimate.low, c.estimate.high, margin=m).to_dict()}

@@ -20,8 +20,9 @@ Two kinds of evidence, each left out where it would judge itself:
   rows (``cross_machine_margin``).
 
 Every estimate the book shows takes its interval from ``prediction_interval``, its margin from
-``estimate_margin``: the validation margin on the evidence's machine, the cross-machine margin on any
-other.  ``NOMINAL`` is the one level used everywhere.
+``estimate_margin``: the validation margin for an estimate of the Sage code on the evidence's machine,
+the cross-machine margin for any other (another machine, or native libraries, whose figures only the
+seeds' published ones judge).  ``NOMINAL`` is the one level used everywhere.
 """
 from __future__ import annotations
 
@@ -487,6 +488,17 @@ CROSS_MACHINE_FILE = "cross-machine.json"
 CROSS_MACHINE_FORMAT = "costbook-cross-machine/1"
 #: the group of an estimate's steps: counts times prices, with no measured interpreter work in them
 ESTIMATE_GROUP = "priced"
+#: the backends the validation evidence prices its checks with: the book's Sage code (and Python's
+#: hashlib for its hashes).  An estimate priced with any other (a native library) is judged by no
+#: validation run: its margin is the cross-machine one, from the seeds' published native figures.
+VALIDATED_BACKENDS = frozenset({"sage", "python"})
+#: what each kind of margin was estimated from, as `costbook estimate --json` says it
+MARGIN_SOURCES = {
+    "validation": "validation runs of the book's Sage code on this machine (committed evidence)",
+    "across machines": "the other schemes' predictions of figures published on other machines, mostly by "
+                       "native libraries (the ledger's out-of-sample rows)",
+    "none": "no committed evidence",
+}
 
 
 def evidence_machines() -> frozenset:
@@ -530,6 +542,20 @@ def evidence_half_width(machine: str | None = None) -> float:
     intervals are, for the gate's ceiling."""
     records = own_machine(evidence(), machine)
     return coverage(cross_validated(records))["median_half_width"]
+
+
+def is_validated(backends: Iterable[str]) -> bool:
+    """Whether an estimate priced in `backends` is of the kind the validation evidence times (none
+    named: not known to be)."""
+    backends = set(backends)
+    return bool(backends) and backends <= VALIDATED_BACKENDS
+
+
+def margin_source(m: Margin) -> str:
+    """What margin `m` was estimated from, in words (``MARGIN_SOURCES``)."""
+    if m.group == "none":
+        return MARGIN_SOURCES["none"]
+    return MARGIN_SOURCES["validation" if m.spread_floor is not None else "across machines"]
 
 
 def on_evidence_machine(machine: str) -> bool:
@@ -610,15 +636,17 @@ def _labels(text: str) -> dict:
 
 def estimate_margin(scheme: str, machine: str, options: Mapping | None = None, *, group: str = ESTIMATE_GROUP,
                     records: Sequence[Record] | None = None, scored: Sequence[tuple] | None = None,
-                    level: float = NOMINAL) -> Margin:
+                    level: float = NOMINAL, backends: Iterable[str] = ()) -> Margin:
     """The model-error margin of an estimate of `scheme` at `options` priced with the measurement set
-    named `machine`: on the machine of the validation evidence, ``validation_margin`` (every validation
-    check but `scheme`'s at this size, in `group`); on any other machine (a seed's, a public one, a
-    reader's), ``cross_machine_margin`` (the other schemes' predictions of figures published on machines
-    the book never ran on, whose errors hold the model's error and the carrying of prices to another
-    machine together: adding the validation margin to it would count the model's error twice).  No
-    evidence at all gives a zero margin named "none", as a validation does while it is collected."""
-    if on_evidence_machine(machine):
+    named `machine` in `backends`: for the Sage code (every backend in ``VALIDATED_BACKENDS``) on the
+    machine of the validation evidence, ``validation_margin`` (every validation check but `scheme`'s at
+    this size, in `group`); for any other estimate (another machine: a seed's, a public one, a reader's;
+    or native libraries, which no validation run times), ``cross_machine_margin`` (the other schemes'
+    predictions of figures published on machines the book never ran on, whose errors hold the model's
+    error and the carrying of prices to another machine together: adding the validation margin to it
+    would count the model's error twice).  No evidence at all gives a zero margin named "none", as a
+    validation does while it is collected."""
+    if is_validated(backends) and on_evidence_machine(machine):
         records = evidence() if records is None else records
         m = validation_margin(scheme, estimate_labels(scheme, options, records), group, records, level,
                               evidence_cpu(machine))
