@@ -676,7 +676,7 @@ def prediction_interval(scheme: str, machine: str, value: float, price_low: floa
                         price_high: float | None = None, *, options: Mapping | None = None,
                         margin: Margin | None = None, group: str = ESTIMATE_GROUP,
                         records: Sequence[Record] | None = None, scored: Sequence[tuple] | None = None,
-                        level: float = NOMINAL) -> Prediction:
+                        level: float = NOMINAL, backends: Iterable[str] = ()) -> Prediction:
     """The prediction interval of an estimate `value` of a step of `scheme` at `options`, priced with the
     measurement set named `machine`, whose prices' spread gives [price_low, price_high] (none: a value
     without a spread): the price interval widened on each side by the model-error margin q of
@@ -686,7 +686,7 @@ def prediction_interval(scheme: str, machine: str, value: float, price_low: floa
     from here: the CLI's, the chapters', the closing chapter's, the machines' table's, the page's
     (which applies the exported q the same way) and the ledger's (whose rows carry no price spread)."""
     m = margin if margin is not None else estimate_margin(scheme, machine, options, group=group, records=records,
-                                                          scored=scored, level=level)
+                                                          scored=scored, level=level, backends=backends)
     lo = value if price_low is None else min(price_low, value)
     hi = value if price_high is None else max(price_high, value)
     if m.spread_floor is not None:     # a validation margin: anchored and widened as a validated step's is
