@@ -631,6 +631,8 @@ def main(argv=None) -> int:
         raise KeyboardInterrupt
 
     main_thread = threading.current_thread() is threading.main_thread()
+    if main_thread:
+        children.cysignals_first()
     previous = {sig: signal.signal(sig, handler) for sig, handler in
                 ((signal.SIGTERM, on_sigterm), (signal.SIGINT, on_sigint))} if main_thread else {}
     try:

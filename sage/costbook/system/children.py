@@ -36,10 +36,18 @@ def start_worker(parent: int) -> None:
     and it leaves a Ctrl-C to the parent, which ends it (``end_children``).  The terminal sends Ctrl-C
     to the whole process group; a worker that unwound by itself would print lines of its own on the
     way, such as cypari2's "leaked N bytes on the PARI stack" when the signal lands inside PARI."""
-    with contextlib.suppress(ImportError):
-        import cysignals.signals  # noqa: F401  (it takes SIGINT over when first imported: before, not after us)
+    cysignals_first()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
+
+
+def cysignals_first() -> None:
+    """Import Sage's cysignals now, where it is installed, before a SIGINT handler is set: its first
+    import sets SIGINT's Python handler to its own.  Imported later (with Sage, inside a command), it
+    would replace the command's handler, and a Ctrl-C would unwind through a process pool that waits
+    for its running worker instead of ending it."""
+    with contextlib.suppress(ImportError):
+        import cysignals.signals  # noqa: F401
 
 
 def end_children() -> None:
