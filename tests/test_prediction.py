@@ -183,3 +183,35 @@ def test_a_native_estimate_takes_no_margin_from_the_sage_validation_runs():
     # a margin asked for without the backends that priced the estimate is not a validation margin
     assert not uncertainty.is_validated(()) and uncertainty.is_validated({"sage"})
     assert uncertainty.estimate_margin("punchcard", ref.name).spread_floor is None
+
+
+def test_only_what_a_scheme_makes_timed_is_widened_whatever_its_keys():
+    """The type, not the key names, says what is an estimated time: a Timed part's times get their
+    prediction intervals and keep their price intervals; a plain dict of the same keys (a fit's
+    in-sample values, a price row, a published figure) and a breakdown line are left as they are."""
+    from costbook.prices.cost import price
+    from costbook.prices.timed import SECONDS, TOTAL, interval, named, time_keys, timed
+    ref = measurements.load_source("reference")
+    est = price({"ristretto255/mul": 3}, ref, ["sage"], label="toy step")
+    m = uncertainty.Margin(0.1, 50, "pooled", "nothing")
+    result = {"steps": {"a": interval(est, counts={"ristretto255/mul": 3})},
+              "fit": {"seconds": est.total, "low_s": est.low, "high_s": est.high},
+              "row": timed({"what": "both"}, named("x", est), named("y", est, "ms"), ratio=1.0),
+              "whole": est.to_dict()}
+    widened = []
+    out = prediction.widen(result, "schnorr", ref.name, m, widened)
+    assert sorted(widened) == ["seconds", "total_s", "x_s", "y_ms"]
+    assert out["fit"] == result["fit"] and "price_low_s" not in out["fit"]
+    assert out["whole"]["breakdown"] == result["whole"]["breakdown"]
+    for part, keys in ((out["steps"]["a"], SECONDS), (out["row"], time_keys("x")), (out["row"], time_keys("y", "ms")),
+                       (out["whole"], TOTAL)):
+        value, low, high = (part[k] for k in keys[:3])
+        assert (part[keys.price_low], part[keys.price_high]) != (low, high)      # widened
+        assert low < part[keys.price_low] <= value <= part[keys.price_high] < high
+    assert out["steps"]["a"]["counts"] == {"ristretto255/mul": 3} and out["row"]["ratio"] == 1.0
+    # widened once: a prediction passed through again is unchanged
+    assert prediction.widen(out, "schnorr", ref.name, m) == out
+    assert prediction.outside(out) == []
+    broken = prediction.widen(result, "schnorr", ref.name, m)
+    broken["row"]["x_s"] = broken["row"]["x_high_s"] * 2
+    assert [at for at, *_ in prediction.outside(broken)] == ["result.row.x_s"]

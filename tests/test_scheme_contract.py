@@ -255,8 +255,8 @@ def mutated_toy(tmp_path, monkeypatch, edits: dict):
 MISTAKES = {
     "an option Bounds(0, ...) that divides by zero": {
         "seed.py": [("Bounds(1, 64)", "Bounds(0, 64)")],
-        "model.py": [('steps[name] = {**est.to_dict(), "seconds": est.total}',
-                      'steps[name] = {**est.to_dict(), "seconds": est.total, "per_message_s": est.total / messages}')]},
+        "model.py": [('steps[name] = est.to_dict() | {"seconds": est.total}',
+                      'steps[name] = est.to_dict() | {"seconds": est.total, "per_message_s": est.total / messages}')]},
     "the formula forgets an operation": {
         "model.py": [('"ristretto255/mul": 1, **challenge}', '**challenge}')]},
     "the code forgets a tally": {
@@ -324,8 +324,8 @@ def test_a_hash_of_a_length_nobody_measured_is_priced_by_its_blocks(tmp_path, mo
 
 
 def test_a_nan_estimate_is_caught_and_refused_in_one_line(tmp_path, monkeypatch):
-    edits = {"model.py": [('steps[name] = {**est.to_dict(), "seconds": est.total}',
-                           'steps[name] = {**est.to_dict(), "seconds": est.total if messages < 64 else float("nan")}')]}
+    edits = {"model.py": [('steps[name] = est.to_dict() | {"seconds": est.total}',
+                           'steps[name] = est.to_dict() | {"seconds": est.total if messages < 64 else float("nan")}')]}
     with mutated_toy(tmp_path, monkeypatch, edits):
         failures = estimate_failures("schnorr")
         code, out, err = run_cli(["estimate", "schnorr", "--messages", "64"])
@@ -341,8 +341,8 @@ def test_an_estimate_far_above_its_prices_low_bound_lies_inside_its_interval(tmp
     validation margin, anchored at the low bound, would end below the estimate; the interval printed
     is stretched to hold it, at every option point (the contract's check)."""
     from costbook.calibration import uncertainty
-    edits = {"model.py": [('steps[name] = {**est.to_dict(), "seconds": est.total}',
-                           'steps[name] = {**est.to_dict(), "seconds": est.total, "low_s": est.low / 3}')]}
+    edits = {"model.py": [('steps[name] = est.to_dict() | {"seconds": est.total}',
+                           'steps[name] = est.to_dict() | {"seconds": est.total, "low_s": est.low / 3}')]}
     with mutated_toy(tmp_path, monkeypatch, edits):
         assert estimate_failures("schnorr") == []
         # priced in Sage, the kind of estimate the reference's validation evidence judges

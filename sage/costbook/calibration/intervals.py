@@ -2,11 +2,8 @@
 
 An ``Estimate`` carries a low and a high total (every price at the low or high bound of its
 spread: quartiles of a measurement, a published range, the spread of a fit).  The schemes' JSON
-puts them beside every seconds value, in one of two shapes:
-
-* ``{"seconds": x, "low_s": lo, "high_s": hi}`` (``interval``), or
-* ``"<name>_s": x, "<name>_low_s": lo, "<name>_high_s": hi`` (``named``) where a flat key was
-  there first and chapters read it.
+puts them beside every seconds value as ``Timed`` parts (``costbook.prices.timed``: ``interval``,
+``named``, ``timed``), which this module prints (``fmt_interval``, ``fmt_named``, ``fmt_of``).
 
 A price that carries no spread (a published single number, a derived price whose derivation has
 none) makes its line's bounds equal its value; ``without_spread`` lists those keys so that the
@@ -18,16 +15,6 @@ from ..prices.derived import no_spread
 from ..writing.report import fmt_time
 
 _SCALE = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
-
-
-def interval(est) -> dict:
-    """{"seconds", "low_s", "high_s"} of an Estimate."""
-    return {"seconds": est.total, "low_s": est.low, "high_s": est.high}
-
-
-def named(name: str, est) -> dict:
-    """{"<name>_s", "<name>_low_s", "<name>_high_s"} of an Estimate."""
-    return {f"{name}_s": est.total, f"{name}_low_s": est.low, f"{name}_high_s": est.high}
 
 
 def fmt_interval(seconds: float, low: float, high: float, unit: str | None = None) -> str:

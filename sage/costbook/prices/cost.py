@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, Union
 
 from .keys import check_key, sizes
+from .timed import TOTAL, Timed
 
 
 class MissingPrice(LookupError):
@@ -135,8 +136,10 @@ class Estimate:
     def breakdown(self) -> dict:
         return {line.key: line.seconds for line in self.lines}
 
-    def to_dict(self) -> dict:
-        return {
+    def to_dict(self) -> Timed:
+        """Its JSON: the total with its price interval (an estimated time, ``timed.TOTAL``) and the
+        breakdown, whose lines are prices times counts, not estimates."""
+        return Timed({
             "label": self.label,
             "source": self.source,
             "total_s": self.total,
@@ -147,7 +150,7 @@ class Estimate:
                  "backend": l.backend, "seconds": l.seconds, "low_s": l.low, "high_s": l.high,
                  **({"note": l.note} if l.note else {})}
                 for l in self.lines],
-        }
+        }, [TOTAL])
 
     def __str__(self):
         head = f"{self.label or 'estimate'}: {_fmt_seconds(self.total)}  (priced with {self.source})"

@@ -7,6 +7,7 @@ from costbook.views import ledger as L
 from costbook.prices import measurements
 from costbook.prices.cost import Counts, price
 from costbook.prices.counting import counting
+from costbook.prices.timed import TOTAL, Timed
 from costbook.timing.harness import Profile
 from costbook.writing.report import Table, fmt_time
 from costbook.schemes import Bounds, check_validation_options, options
@@ -67,10 +68,12 @@ def estimate(source, backends=None, messages: int = 4, wire: str = "bytes") -> d
     steps = {}
     for name in STEPS:
         est = price(counts[name] * times(name, messages), source, backends, label=f"{NAME} {name}", derive=True)
-        steps[name] = {**est.to_dict(), "seconds": est.total}
-    return {"scheme": NAME, "source": source.name, "messages": messages, "wire": wire, "steps": steps,
-            "total_s": sum(s["seconds"] for s in steps.values()),
-            "low_s": sum(s["low_s"] for s in steps.values()), "high_s": sum(s["high_s"] for s in steps.values())}
+        steps[name] = est.to_dict() | {"seconds": est.total}
+    # Timed: the estimated times, which get their prediction intervals (costbook.prices.timed)
+    return Timed({"scheme": NAME, "source": source.name, "messages": messages, "wire": wire, "steps": steps,
+                  "total_s": sum(s["seconds"] for s in steps.values()),
+                  "low_s": sum(s["low_s"] for s in steps.values()), "high_s": sum(s["high_s"] for s in steps.values())},
+                 [TOTAL])
 
 
 # ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import random
 from ...prices.cost import Counts, price
 from ...prices.counting import counting
 from ...calibration.intervals import fmt_interval, fmt_of, spreadless
+from ...prices.timed import Timed, time_keys, timed
 from ...prices.keys import modexp_key, modexp_keys, sizes
 from ...prices import defaults, measurements
 from ...writing.report import fmt_time
@@ -216,22 +217,20 @@ def estimate(source, backends=None, **options) -> dict:
     L, k, k_prime, rho_bits, use_crt = p.n_bits, p.challenge_bits, p.k_prime, p.rho_bits, p.use_crt
     steps = price_steps(step_counts(p.model, L, k, k_prime, rho_bits, use_crt), source, backends)
     sizes = seed_sizes(L, k) if p.model == "seed" else spec_sizes(L, k, k_prime, rho_bits)
-    out = {
+    P, V = time_keys("P", "ms"), time_keys("V", "ms")        # the prover's and the verifier's time
+    return timed({
         "scheme": "cs03", "model": p.model, "params": p.params, "n_bits": L, "k": k,
         **({"k_prime": k_prime, "rho_bits": rho_bits, "crt": use_crt} if p.model == "spec" else {}),
         "source": steps["encrypt"].source,
         "steps": {s: e.to_dict() for s, e in steps.items()},
-        "ms": {s: e.ms for s, e in steps.items()},
-        "P_ms": steps["encrypt"].ms + steps["prove"].ms,
-        "P_low_ms": (steps["encrypt"].low + steps["prove"].low) * 1e3,
-        "P_high_ms": (steps["encrypt"].high + steps["prove"].high) * 1e3,
-        "V_ms": steps["verify"].ms,
-        "V_low_ms": steps["verify"].low * 1e3,
-        "V_high_ms": steps["verify"].high * 1e3,
-        "prices_without_spread": spreadless(_pricing_source(source, backends, True)[0], steps.values()),
-        "sizes_bytes": {k_: v for k_, v in sizes.items() if k_ != "proof_parts"},
-    }
-    return out
+        "ms": {s: e.ms for s, e in steps.items()}},
+        Timed({P.value: steps["encrypt"].ms + steps["prove"].ms,
+               P.low: (steps["encrypt"].low + steps["prove"].low) * 1e3,
+               P.high: (steps["encrypt"].high + steps["prove"].high) * 1e3,
+               V.value: steps["verify"].ms, V.low: steps["verify"].low * 1e3, V.high: steps["verify"].high * 1e3},
+              [P, V]),
+        prices_without_spread=spreadless(_pricing_source(source, backends, True)[0], steps.values()),
+        sizes_bytes={k_: v for k_, v in sizes.items() if k_ != "proof_parts"})
 
 
 def format_estimate(result: dict) -> str:

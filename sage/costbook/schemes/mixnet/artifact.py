@@ -27,7 +27,7 @@ from ...prices import defaults
 from ...prices.cost import Counts, price
 from ...prices.keys import modexp_key, sizes
 from ...prices.derived import loo_pivot, nnls_relative, price_set, spread_of
-from ...calibration.intervals import named
+from ...prices.timed import named, timed
 from .seed import (M_SEED, N_SEED, PUBLISHED, collab_zksnark_s, cpsnark_set_s, positive, published_sources,
     published_times)
 
@@ -450,16 +450,14 @@ def whatif(cal: Calibration, ns=(N_SEED,), ms=(M_SEED,), security: str = "malici
         for m in ms:
             pt = party_times(cal.source, n, m, security=security, byte_copying=cal.byte_copying)
             per = {s: pt[(s, "mixer")].total for s in ("mix", "dbsm", "dbrsm")}
-            row = {"n": n, "m": m}
-            for (section, party), est in pt.items():
-                row.update(named(f"{section}_{party}", est))
+            row = timed({"n": n, "m": m}, *(named(f"{section}_{party}", est) for (section, party), est in pt.items()))
             fast = speedups(per, n, t["zksnark_sm_prove_s"], t["cpsnark_prove_s"], t["cpsnark_witness_s"])
             for base in ("zksnark", "cpsnark"):
                 fast[f"{base}_low_s"] = fast[f"{base}_high_s"] = fast[f"{base}_s"]
             spread = {s: (pt[(s, "mixer")].total, pt[(s, "mixer")].low, pt[(s, "mixer")].high) for s in ("dbsm", "dbrsm")}
             for k, (_, lo, hi) in speedup_intervals(spread, n).items():
                 fast[f"{k}_low"], fast[f"{k}_high"] = lo, hi
-            rows.append({**row, **fast})
+            rows.append(row | fast)
     return rows
 
 
@@ -475,8 +473,8 @@ def this_machine(source, n: int = N_SEED, m: int = M_SEED, backends=NATIVE) -> l
     libraries', and a port would build the hash input in linear time."""
     bn = party_times(source, n, m, "bn254", backends, derive=True, byte_copying=False)
     bls = party_times(source, n, m, "bls12_381", backends, derive=True, byte_copying=False)
-    return [{"section": sp[0], "party": sp[1], "label": TOTALS[sp], **named("bn254", bn[sp]),
-             **named("bls12_381", bls[sp]), "ratio": bls[sp].total / bn[sp].total, "estimate": bn[sp]}
+    return [timed({"section": sp[0], "party": sp[1], "label": TOTALS[sp]}, named("bn254", bn[sp]),
+                  named("bls12_381", bls[sp]), ratio=bls[sp].total / bn[sp].total, estimate=bn[sp])
             for sp in TOTALS]
 
 
@@ -504,8 +502,8 @@ def curve_switch_on_artifact(cal: Calibration, here, backends=NATIVE) -> list:
                      derived_from=[cal.source.name, here.name])
     bn = party_times(cal.source, curve="bn254", byte_copying=cal.byte_copying)
     bls = party_times(both, curve="bls12_381", byte_copying=cal.byte_copying)
-    return [{"label": TOTALS[sp], **named("bn254", bn[sp]), **named("bls12_381", bls[sp]),
-             "ratio": bls[sp].total / bn[sp].total} for sp in TOTALS]
+    return [timed({"label": TOTALS[sp]}, named("bn254", bn[sp]), named("bls12_381", bls[sp]),
+                  ratio=bls[sp].total / bn[sp].total) for sp in TOTALS]
 
 
 # ---------------------------------------------------------------------------

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from ...prices import defaults
 from ...prices.cost import Counts, price
 from ...prices.counting import counting
-from ...calibration.intervals import fmt_named, named, spreadless
+from ...calibration.intervals import fmt_named, spreadless
+from ...prices.timed import Timed, named, timed
 from ...prices.keys import modexp_key, modexp_keys
 from ...writing.report import fmt_time
 from .. import Bounds, StepGroup, check_validation_options, option_words, options, value_words
@@ -40,10 +41,6 @@ OPTIONS = options(Parameters)
 OPTION_APPLIES = {"curve": {"source": ("measured", "calibrated")}}
 OPTION_WORDS = option_words(Parameters)
 VALUE_WORDS = value_words(Parameters)
-#: the parts of `estimate`'s result that are no estimate of a machine's time from prices (costbook.calibration.prediction):
-#: the seed's report refitted with its own calibrated prices, whose bounds are the prices' spread over the
-#: refits (the ledger gives its out-of-sample totals their prediction intervals)
-NOT_PREDICTIONS = ("reproduced",)
 
 #: the protocols' and parties' names in the chapter's tables of the Sage code's counts
 PROTOCOL_NAMES = {"dbsm": "DB-SM", "dbrsm": "DB-RSM"}
@@ -190,8 +187,8 @@ def curve_switch(source, backend: str = "mcl") -> list:
         for side in ("prove", "verify"):
             bn = price(dpk_counts(protocol, side, "bn254"), source, backend)
             bls = price(dpk_counts(protocol, side, "bls12_381"), source, backend)
-            rows.append({"protocol": protocol, "side": side, **named("bn254", bn), **named("bls12_381", bls),
-                         "ratio": bls.total / bn.total})
+            rows.append(timed({"protocol": protocol, "side": side}, named("bn254", bn), named("bls12_381", bls),
+                              ratio=bls.total / bn.total))
     return rows
 
 
@@ -219,7 +216,7 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
     file the cpSNARK-Set witness is priced from this machine's modular exponentiation.
     """
     Parameters(n, m, curve, security)            # checked: bounds and choices
-    out = {"scheme": "mixnet", "n": n, "m": m, "security": security, "source": source.name}
+    out = Timed({"scheme": "mixnet", "n": n, "m": m, "security": security, "source": source.name})
     if source.kind == "published":
         if backends:
             raise ValueError("--backend does not apply to the published source: the seed's ratios and the "
@@ -233,22 +230,21 @@ def estimate(source, backends=None, n: int = N_SEED, m: int = M_SEED, curve: str
         return out
     order = backends or defaults.order(["modexp"], source=source)
     w = price(witness_counts(n), source, order, label=WITNESS_LABEL, derive=True)
-    out.update(named("rsa_accumulator_witness", w))
+    out |= named("rsa_accumulator_witness", w)
     out["rsa_accumulator_witness"] = w.to_dict()
     out["curve_switch"] = curve_switch(source) if "mcl" in source.backends else None
     priced = [w]
     for proto in ("dbsm", "dbrsm"):
         est, notes = protocol_estimate(source, proto, n, m, curve, backends, with_notes=True)
         priced += est.values()
-        out[f"{proto}_sage_code"] = {"curve": curve, **{k: v for party, e in est.items()
-                                                        for k, v in named(party, e).items()}, "notes": notes}
+        out[f"{proto}_sage_code"] = timed({"curve": curve}, *(named(party, e) for party, e in est.items()), notes=notes)
     # the cryptographic operations only: the artifact's quadratic hash-input copying is its Python's
     # (priced on the Xeon by the calibration), not the native libraries' these prices measure
     parties = artifact.party_times(source, n, m, curve, list(artifact.NATIVE), True, security, byte_copying=False)
     priced += parties.values()
-    out["artifact_counts"] = {
-        "curve": curve, "backends": list(artifact.NATIVE), "security": security, "byte_copying": False,
-        **{k: v for (sec, party), e in parties.items() for k, v in named(f"{sec}_{party}", e).items()}}
+    out["artifact_counts"] = timed(
+        {"curve": curve, "backends": list(artifact.NATIVE), "security": security, "byte_copying": False},
+        *(named(f"{sec}_{party}", e) for (sec, party), e in parties.items()))
     out["prices_without_spread"] = spreadless(source, priced)
     return out
 
@@ -270,7 +266,8 @@ def reproduction(n: int = N_SEED, m: int = M_SEED, security: str = "malicious") 
                          for t in totals]
         out["ratios_leave_one_out"] = {k: {"ratio": v, "low": lo, "high": hi}
                                        for k, (v, lo, hi) in artifact.loo_speedups(totals).items()}
-    out["at_n_m"] = artifact.whatif(cal, ns=(n,), ms=(m,), security=security)[0]
+    # plain JSON, not Timed: times of the calibration's own fit, which no prediction interval widens
+    out["at_n_m"] = dict(artifact.whatif(cal, ns=(n,), ms=(m,), security=security)[0])
     return out
 
 

@@ -19,7 +19,8 @@ import random
 from ...prices.cost import Counts, price
 from ...prices.counting import counting
 from ...prices.derived import loo_pivot, nnls_relative, ratio_source, spread_of
-from ...calibration.intervals import fmt_interval, fmt_of, interval, spreadless
+from ...calibration.intervals import fmt_interval, fmt_of, spreadless
+from ...prices.timed import interval
 from ...prices.measurements import MeasurementSet
 from .. import StepGroup, check_validation_options, option_words, options, value_words
 from . import curves, mergeable, ristretto
@@ -387,8 +388,8 @@ def estimate(source: MeasurementSet, backends=None, curve: str = "ristretto255",
         "model": model if source.kind == "published" else None,
         "source": source.name, "priced_with": prices.name,
         "prices": {k: _price_row(prices, k) for k in sorted(keys)},
-        "steps": {s: {**interval(est[s]), "counts": dict(counts[s]),
-                      "breakdown": est[s].to_dict()["breakdown"]} for s in STEPS},
+        "steps": {s: interval(est[s], counts=dict(counts[s]), breakdown=est[s].to_dict()["breakdown"])
+                  for s in STEPS},
         "per_redemption": {side: e.total for side, e in per_card.items()},
         "per_redemption_interval": {side: interval(e) for side, e in per_card.items()},
         "spent_set_lookup": interval(lookup),

@@ -20,7 +20,8 @@ from ...prices.cost import Counts, price
 from ...prices.counting import counting
 from ...prices import defaults, measurements
 from ...prices.derived import entry, price_set, ratio_source
-from ...calibration.intervals import fmt_of, interval, spreadless
+from ...calibration.intervals import fmt_of, spreadless
+from ...prices.timed import interval
 from .. import Bounds, StepGroup, check_validation_options, option_words, options
 from . import merkle, pointproofs as PP
 from .seed import (PUBLISHED, SEED_CLAIMS, SEED_FILE, SEED_MAC_G1_ADD_S, SEED_SIZE_LINES, VALUE_BYTES, Claim,
@@ -269,7 +270,7 @@ def estimate(source, backends=None, n: int = 1000, msm="no", native=None) -> dic
         for op, c in counts.items():
             est = price(c, source, order, label=op_words(scheme, op), derive=True)
             priced.append(est)
-            out["ops"][op_key(scheme, op)] = {**interval(est), "breakdown": est.to_dict()["breakdown"]}
+            out["ops"][op_key(scheme, op)] = interval(est, breakdown=est.to_dict()["breakdown"])
     out["prices_without_spread"] = spreadless(source, priced)
     out["left_out"] = INTERPRETER_LEFT_OUT
     return out
