@@ -255,3 +255,22 @@ def test_every_out_of_sample_ledger_row_has_an_interval_from_the_other_schemes()
                                        for r in worse])
         assert ({r.margin for r in again if r.scheme == scheme and r.margin is not None}
                 == {r.margin for r in oos if r.scheme == scheme}), scheme
+
+
+def test_a_sitting_left_out_is_judged_by_the_others_alone():
+    """With leave_sitting_out, a check's margin comes from the other sittings only (its own scheme and
+    size left out as well): a day whose steps ran 16% over, judged by a day where they ran 14% under,
+    lies outside its intervals, and the other way round (an interval stretched to hold its prediction
+    still misses them); judged with its own day in, the other scheme's runs of that day carry it."""
+    def day(date, scheme, labels, shift, n=12):
+        return [Record(scheme, labels, f"s{i}", "priced", 1.0, math.exp(shift + 0.01 * (i % 3)), machine="M", date=date)
+                for i in range(n)]
+    records = (day("d1", "A", '{"n": 1}', -0.15) + day("d1", "B", '{"n": 1}', -0.15)
+               + day("d2", "A", '{"n": 1}', 0.15) + day("d2", "B", '{"n": 1}', 0.15))
+    assert {r.sitting for r in records} == {"M d1", "M d2"}
+    inside = lambda judged, date: sum(j["inside"] for j in judged if j["sitting"] == f"M {date}")
+    with_own = uncertainty.cross_validated(records)
+    unseen = uncertainty.cross_validated(records, leave_sitting_out=True)
+    assert inside(unseen, "d2") == 0 and inside(unseen, "d1") == 0        # each judged by the other day alone
+    assert inside(with_own, "d2") > 0                                       # B's d2 runs judge A's d2 runs
+    assert {j["sitting"] for j in unseen} == {"M d1", "M d2"}

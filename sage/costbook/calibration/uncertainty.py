@@ -184,6 +184,13 @@ class Record:
     price_low: float | None = None     # its price interval (None: no spread), known before the step ran
     price_high: float | None = None
     machine: str = ""                  # the CPU it was timed on, as its evidence file names it
+    date: str = ""                     # the day it was timed
+
+    @property
+    def sitting(self) -> str:
+        """The sitting it was timed in: its machine's day (the collections of one day, quiet and beside a
+        busy process, share the machine's state; a check is judged leave-one-sitting-out by them all)."""
+        return f"{self.machine} {self.date}"
 
     @property
     def score(self) -> float:
@@ -215,7 +222,7 @@ def records_of(result: Mapping, machine: str = "") -> list:
             out.append(Record(result["scheme"], labels_key(run), c["step"], work_group(c), c["predicted_s"],
                               c["measured_s"], result.get("conditions", "quiet"),
                               c.get("price_low_s", c.get("predicted_low_s")),
-                              c.get("price_high_s", c.get("predicted_high_s")), machine))
+                              c.get("price_high_s", c.get("predicted_high_s")), machine, result.get("date", "")))
     return out
 
 
@@ -448,21 +455,25 @@ def coverage_words(cov: Mapping) -> str:
     return text
 
 
-def cross_validated(records: Sequence[Record] | None = None, level: float = NOMINAL) -> list:
+def cross_validated(records: Sequence[Record] | None = None, level: float = NOMINAL,
+                    leave_sitting_out: bool = False) -> list:
     """Every committed record judged as the gate judges a check: its interval from the evidence less its
-    own scheme at its own labels.  Returns dicts with the record's fields, "margin" (the interval's log
-    half-width), "low", "high", "inside" and "half_width", for the calibration figure and the coverage
-    table."""
+    own scheme at its own labels, and less its whole sitting with `leave_sitting_out` (as a run in a
+    sitting the evidence never saw is judged: on a machine with no other sitting, by the other machines'
+    evidence).  Returns dicts with the record's fields, "margin" (the interval's log half-width), "low",
+    "high", "inside" and "half_width", for the calibration figure and the coverage tables."""
     records = evidence() if records is None else records
     margins: dict = {}
     out = []
     for r in records:
-        key = (r.machine, r.scheme, size_key(r.labels))     # one margin per machine, left-out scheme and size
+        # one margin per machine, left-out scheme and size (and sitting)
+        key = (r.machine, r.scheme, size_key(r.labels), r.sitting if leave_sitting_out else None)
         if key not in margins:
-            margins[key] = validation_margin(r.scheme, r.labels, r.group, records, level, r.machine)
+            pool = [o for o in records if o.sitting != r.sitting] if leave_sitting_out else records
+            margins[key] = validation_margin(r.scheme, r.labels, r.group, pool, level, r.machine)
         low, high = interval(r.predicted, margins[key], r.price_low, r.price_high)
         out.append({"scheme": r.scheme, "labels": r.labels, "step": r.step, "group": r.group,
-                    "conditions": r.conditions, "machine": r.machine,
+                    "conditions": r.conditions, "machine": r.machine, "sitting": r.sitting,
                     "measured": r.measured, "predicted": r.predicted, "low": low, "high": high,
                     "margin": math.log(high / low) / 2, **assess(r.predicted, low, high, r.measured)})
     return out
