@@ -613,7 +613,7 @@ def contract_problems(name: str, module_path: str, package_dir: Path) -> list:
         problems.append(f"registry entry {module_path!r}: the model of scheme {name!r} must be "
                         f"costbook.schemes.{name}.model (registry name = package name)")
         return problems
-    for f in ("__init__.py", "seed.py", "model.py", "manifest.py", "comparison.py"):
+    for f in ("__init__.py", "seed.py", "counts.py", "model.py", "manifest.py", "comparison.py"):
         if not (package_dir / f).is_file():
             problems.append(f"{name}: no {f}")
     if (package_dir / "groups.py").exists():
@@ -693,7 +693,7 @@ def test_the_contract_check_finds_what_is_missing(tmp_path):
     (tmp_path / "model.py").write_text("")
     (tmp_path / "groups.py").write_text("")
     assert contract_problems("toy", "costbook.schemes.toy.model", tmp_path) == [
-        "toy: no __init__.py", "toy: no seed.py", "toy: no manifest.py", "toy: no comparison.py",
+        "toy: no __init__.py", "toy: no seed.py", "toy: no counts.py", "toy: no manifest.py", "toy: no comparison.py",
         "toy: the group adapters are called curves.py in every scheme, not groups.py"]
 
 

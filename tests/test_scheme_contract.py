@@ -14,10 +14,15 @@ a newcomer it catches, each shown on a mutated copy of the toy scheme.
    an operation, or code that forgets a tally, names the scheme, the step, the operation and both counts.
 3. Every primitive the code tallies has a price in the reference machine's file, or a stated derivation
    (``cost.DERIVATIONS``), hashes of any length included (``cost.hash_by_blocks``).
+4. The cost formula has one address: the scheme's ``counts.py``, whose ``step_counts(**options)`` gives,
+   at the default options and at each of ``COUNT_POINTS``, the counts of every labelled price call of
+   ``estimate`` with the reference file (where the estimate adapts them to a file's prices, as the
+   model's ``priced_as`` says), and no step it does not price.
 """
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import math
@@ -227,6 +232,62 @@ def test_every_primitive_the_code_tallies_has_a_price_or_a_derivation(scheme):
 
 
 # ---------------------------------------------------------------------------------------------
+# 4. the cost formula, at its address: counts.step_counts is what estimate prices
+
+def counts_of(model):
+    """The scheme's counts.py (beside its model.py), or None."""
+    if not (Path(model.__file__).parent / "counts.py").is_file():
+        return None
+    return importlib.import_module(model.__name__.rpartition(".")[0] + ".counts")
+
+
+def formula_failures(name: str, source: str = "reference") -> list:
+    """Every difference between what `name`'s ``counts.step_counts`` states and what its estimate prices,
+    at its default options and at each of its COUNT_POINTS, one line each naming the step and the key.
+    Unlabelled price calls (a side comparison, not a step) are not steps."""
+    model = model_of(name)
+    counts = counts_of(model)
+    if counts is None or not callable(getattr(counts, "step_counts", None)):
+        return [f"scheme {name!r}: no counts.py with step_counts(**options), its cost formula ({{label of each "
+                f"price call estimate makes: its Counts}}, docs/adding-a-scheme.md)"]
+    mset, failures = measurements.load_source(source), []
+    priced_as = getattr(model, "priced_as", lambda label, c, source, order: c)
+    for point in ({}, *getattr(model, "COUNT_POINTS", ())):
+        where = ", ".join(f"{k} = {v!r}" for k, v in point.items()) or "its default options"
+        with cost.recording() as calls:
+            model.estimate(mset, **point)
+        stated = counts.step_counts(**point)
+        labelled = [call for call in calls if call.estimate.label]
+        for call in labelled:
+            label = call.estimate.label
+            if label not in stated:
+                failures.append(f"scheme {name!r}, step {label!r} at {where}: estimate prices it, and "
+                                f"counts.step_counts states no step of that label")
+                continue
+            want = priced_as(label, stated[label], call.measurements, call.order)
+            differences = count_differences(call.counts, want)
+            if differences:
+                failures.append(f"scheme {name!r}, step {label!r} at {where}: " + "; ".join(
+                    f"{k} priced {p:g} time(s) by estimate, {s:g} in counts.step_counts" for k, p, s in differences))
+        failures += [f"scheme {name!r}, step {label!r} at {where}: counts.step_counts states it, and estimate "
+                     f"prices no step of that label" for label in sorted(set(stated) - {c.estimate.label for c in labelled})]
+    return failures
+
+
+def test_the_counts_estimate_prices_are_the_formula_in_counts_py(scheme):
+    failures = formula_failures(scheme)
+    assert not failures, "\n".join(failures)
+
+
+def test_step_counts_takes_every_option_at_its_default(scheme):
+    """The options an estimate takes, each at its default, give the counts of no options: an option that
+    only chooses prices is accepted (and changes nothing), not refused."""
+    model = model_of(scheme)
+    defaults = {name: default for name, (default, _) in model.OPTIONS.items()}
+    assert counts_of(model).step_counts(**defaults) == counts_of(model).step_counts()
+
+
+# ---------------------------------------------------------------------------------------------
 # The mistakes of a newcomer, each made on a copy of the toy scheme, each caught
 
 @contextlib.contextmanager
@@ -258,7 +319,7 @@ MISTAKES = {
         "model.py": [('steps[name] = est.to_dict() | {"seconds": est.total}',
                       'steps[name] = est.to_dict() | {"seconds": est.total, "per_message_s": est.total / messages}')]},
     "the formula forgets an operation": {
-        "model.py": [('"ristretto255/mul": 1, **challenge}', '**challenge}')]},
+        "counts.py": [('"ristretto255/mul": 1, **challenge}', '**challenge}')]},
     "the code forgets a tally": {
         "schnorr.py": [('    tally("sha512/64B")\n', '')]},
     "the code tallies a primitive nothing prices": {
@@ -289,6 +350,23 @@ def test_a_formula_that_forgets_an_operation_is_caught(tmp_path, monkeypatch):
     print("\n".join(failures))
 
 
+def test_an_estimate_that_prices_other_counts_than_counts_py_is_caught(tmp_path, monkeypatch):
+    edits = {"model.py": [("price(counts[name] * times(name, messages),", "price(counts[name] * (times(name, messages) + 1),")]}
+    with mutated_toy(tmp_path, monkeypatch, edits):
+        failures = formula_failures("schnorr")
+    assert failures[0] == ("scheme 'schnorr', step 'schnorr keygen' at its default options: ristretto255/mul_base "
+                           "priced 2 time(s) by estimate, 1 in counts.step_counts")
+    assert len(failures) == 9 and all("in counts.step_counts" in f for f in failures)     # 3 steps, 3 points
+    print("\n".join(failures))
+
+
+def test_a_scheme_without_its_formula_in_counts_py_is_caught(tmp_path, monkeypatch):
+    with mutated_toy(tmp_path, monkeypatch, {"counts.py": [("def step_counts(", "def counts_of_steps(")]}):
+        failures = formula_failures("schnorr")
+    assert failures == ["scheme 'schnorr': no counts.py with step_counts(**options), its cost formula ({label of "
+                        "each price call estimate makes: its Counts}, docs/adding-a-scheme.md)"]
+
+
 def test_code_that_forgets_a_tally_is_caught(tmp_path, monkeypatch):
     with mutated_toy(tmp_path, monkeypatch, MISTAKES["the code forgets a tally"]):
         failures = count_failures("schnorr")
@@ -312,7 +390,7 @@ def test_a_hash_of_a_length_nobody_measured_is_priced_by_its_blocks(tmp_path, mo
     """The toy hashing 200 bytes instead of 64 (sha512/200B: two blocks; its files measure 46 and 64 bytes,
     one block): priced by the blocks rule, in its estimate and in the contract, and said so."""
     edits = {"schnorr.py": [('tally("sha512/64B")', 'tally("sha512/200B")')],
-             "model.py": [('challenge = {"sha512/64B": 1}', 'challenge = {"sha512/200B": 1}')]}
+             "counts.py": [('challenge = {"sha512/64B": 1}', 'challenge = {"sha512/200B": 1}')]}
     with mutated_toy(tmp_path, monkeypatch, edits):
         assert unpriced_failures("schnorr") == [] and count_failures("schnorr") == []
         assert estimate_failures("schnorr") == []

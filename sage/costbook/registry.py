@@ -6,6 +6,7 @@ add their toy scheme's), named by it; the contract (``docs/adding-a-scheme.md``,
     seed.py      what its seed publishes, as data, with seed file and line; named parameter sets;
                  ``Parameters``, whose fields (``option``) are the CLI's options
     <protocol modules>                 the scheme in Sage (no imports from other schemes)
+    counts.py    the cost formula: each step's counts, from the options (``step_counts``)
     model.py     the cost model (MODEL_API), which the CLI, the chapter and the tests call:
 
         OPTIONS = {"<option>": (default, choices)}   # choices: a tuple of strings, or Bounds(low, high)
@@ -17,8 +18,7 @@ add their toy scheme's), named by it; the contract (``docs/adding-a-scheme.md``,
         def ledger_rows() -> list; def ledger_claims() -> dict      # its rows in the ledger
 
     manifest.py  what the book keeps for the scheme (MANIFEST_API), data only (it imports nothing)
-    comparison.py  its rows in the comparison chapter (``comparison``)
-    fixtures/    optional: committed keys or data the chapter needs to run fast
+    comparison.py  its rows in the comparison chapter (``comparison``); fixtures/, optional: committed data
 
 The core reads a manifest as data (``manifest``), running none of the scheme's code, which loads
 only where it runs (``model``, ``comparison``).  Discovery refuses a broken folder (``scan``) and

@@ -2,7 +2,8 @@
 
     seed        what its (toy) seed note publishes, Parameters (the CLI's options)
     schnorr     key generation, signing and verification, tallying their primitives
-    model       counts by running the code, estimate() and validate(), ledger rows
+    counts      the cost formula: each step's counts (and count_steps, by running the code)
+    model       estimate() and validate(), which price the counts, ledger rows
     manifest    its chapter, published file, bibliography keys and seed note
     comparison  its row in the comparison chapter
 """

@@ -1,5 +1,5 @@
-"""The toy Schnorr scheme's cost model: counts by running the code, estimate(), validate(), and its
-ledger rows.  Every name of ``costbook.schemes.MODEL_API`` is here; nothing else in costbook names
+"""The toy Schnorr scheme's cost model: its formula (counts.py) priced by estimate(), validate(), and
+its ledger rows.  Every name of ``costbook.schemes.MODEL_API`` is here; nothing else in costbook names
 this scheme."""
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from costbook.schemes import Bounds, check_validation_options, options
 from costbook.calibration.validation import format_runs, runs_result, validate_steps
 
 from . import schnorr, seed
+from .counts import STEPS, count_steps, formula, times  # noqa: F401 - also model's names
 from .seed import Parameters
 
 NAME = "schnorr"
@@ -26,38 +27,8 @@ VALIDATION_BOUNDS = {"messages": Bounds(1, 16)}
 PRICED_KEYS = {"sage": tuple(f"ristretto255/{op}" for op in ("decode", "encode", "mul", "mul_base")),
                "python": ("sha512/64B",)}
 PUBLISHED = seed.PUBLISHED
-STEPS = ("keygen", "sign", "verify")
 #: a validation run small enough for the tests (three samples of 20 ms batches per operation)
 PROFILE = Profile("toy", samples=3, min_batch_seconds=0.02, warmup_seconds=0.0)
-
-
-def formula(wire: str = "bytes") -> dict:
-    """{step: Counts} of one signature, read off schnorr.py: the cost formula the estimate prices.
-    The scheme contract (tests/test_scheme_contract.py) compares it with what running the code tallies
-    (``code_counts``)."""
-    challenge = {"sha512/64B": 1}                    # H(encode(R) || m), 64 bytes
-    return {"keygen": Counts({"ristretto255/mul_base": 1}),
-            # R = r B, encode(R), e, s = r + e x
-            "sign": Counts({"ristretto255/mul_base": 1, "ristretto255/encode": 1, **challenge}),
-            # decode(R) (and the public key when it comes as bytes), e, s B == R + e X
-            "verify": Counts({"ristretto255/decode": 2 if wire == "bytes" else 1, "ristretto255/mul_base": 1,
-                              "ristretto255/mul": 1, **challenge})}
-
-
-def count_steps(wire: str = "bytes") -> dict:
-    """{step: Counts} of one signature, by running the code (the counts do not depend on the data)."""
-    steps = schnorr.run(1, wire)
-    out = {}
-    for name in STEPS:
-        with counting() as c:
-            steps[name]()
-        out[name] = c
-    return out
-
-
-def times(name: str, messages: int) -> int:
-    """How many times a step runs: one key, `messages` signatures and verifications."""
-    return 1 if name == "keygen" else messages
 
 
 def estimate(source, backends=None, messages: int = 4, wire: str = "bytes") -> dict:

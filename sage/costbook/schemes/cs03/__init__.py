@@ -4,5 +4,6 @@
     scheme     key generation, encryption with a label, decryption with every check (and CRT)
     proof      the verifiable encryption of a discrete logarithm (Section 5), Fiat–Shamir form
     fixtures   committed key pairs (n of 3072 and 4096 bits) so the chapter runs in seconds
-    model      the seed's cost model, the scheme's own counts, estimate() and validate()
+    counts     the cost formula: the seed's counts and the scheme's own, per step, and the sizes
+    model      the formula priced: estimate(), the seed reproduced, validate()
 """

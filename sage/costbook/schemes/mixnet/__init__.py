@@ -11,8 +11,10 @@
     mix        the Mix protocol: Paillier re-encryption mix, Wikstrom's proof of shuffle, decryption
     dbsm       DB-SM (Figure 8): the query end to end, its step counts
     dbrsm      DB-RSM (Figure 9), its curve parts (its Paillier-encrypted values travel in the clear)
-    artifact   the artifact's code as a cost model: every report line counted, the Xeon's prices
-               inferred, the seed's totals reproduced, what-if in n, m and the security model
+    counts     the cost formula: the artifact's report lines counted, the protocols' parties (their
+               steps' counts stated in dbsm and dbrsm), the accumulator witness, the DPKs
+    artifact   the artifact's code as a cost model: the Xeon's prices inferred from its counts, the
+               seed's totals reproduced, what-if in n, m and the security model
     model      the published comparisons, the baselines, the RSA accumulator, the curve switch,
                the protocols' counts priced, validation
 """

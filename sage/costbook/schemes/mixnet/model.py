@@ -14,6 +14,7 @@ on this machine.
 ``dpk_counts`` are the per-item operation counts of the two DPKs (the only steps that use the
 elliptic curve, read off the artifact's code in the research notes, §4.3-4.4), priced on BN254 and
 on BLS12-381 to check the seed's expectation of what the switch costs on the DPKs and overall.
+Every count ``estimate`` prices is in counts.py.
 """
 from __future__ import annotations
 
@@ -32,8 +33,10 @@ from ...prices.keys import modexp_key, modexp_keys
 from ...writing.report import fmt_time
 from .. import Bounds, StepGroup, check_validation_options, option_words, options, value_words
 from . import artifact
+from .counts import (DPK_OPS, PARTY_NAMES, PROTOCOL_NAMES, WITNESS_LABEL, dpk_counts, sage_label,  # noqa: F401
+    witness_counts)
 from .seed import (BASELINES, COLLAB_FACTOR, M_SEED, N_SEED, PUBLISHED, collab_zksnark_s, Parameters, cpsnark_set_s,
-    positive, published_sources, published_times)
+    published_sources, published_times)
 
 OPTIONS = options(Parameters)
 #: with the published source the estimate is the seed's own numbers (its artifact ran BN254), so a curve
@@ -41,18 +44,6 @@ OPTIONS = options(Parameters)
 OPTION_APPLIES = {"curve": {"source": ("measured", "calibrated")}}
 OPTION_WORDS = option_words(Parameters)
 VALUE_WORDS = value_words(Parameters)
-
-#: the protocols' and parties' names in the chapter's tables of the Sage code's counts
-PROTOCOL_NAMES = {"dbsm": "DB-SM", "dbrsm": "DB-RSM"}
-PARTY_NAMES = {"mixer": "per mix-server", "querier": "querier", "total": "querier + m mix-servers"}
-#: the baseline's O(n) part `estimate` prices (the chapter's table of it names it so)
-WITNESS_LABEL = "One RSA-accumulator membership witness"
-
-
-def sage_label(protocol: str, party: str) -> str:
-    """A party of a query of the Sage code, priced from its counts: "DB-SM in Sage, per mix-server"."""
-    return f"{PROTOCOL_NAMES[protocol]} in Sage, {PARTY_NAMES[party]}"
-
 
 #: what `estimate` prices with a file that prices the counts, as the chapter's live estimate groups it
 #: (the seed's machine prices the report's totals alone: its counts with the prices inferred from it)
@@ -148,37 +139,8 @@ class RSAAccumulator:
         return w ** hash_to_prime(element) == self.value
 
 
-def witness_counts(n: int, prime_bits: int = 64, modulus_bits: int = 2048) -> Counts:
-    """One membership witness among n elements: one exponentiation with a ((n-1) prime_bits)-bit exponent."""
-    positive(n, "n")
-    if n == 1:
-        return Counts()
-    return Counts({modexp_key(modulus_bits, (n - 1) * prime_bits): 1})
-
-
 # ---------------------------------------------------------------------------
 # The DPKs on BN254 and BLS12-381
-
-#: Per mix-server (prove) and for the verifier: the artifact's report lines that make up each DPK
-#: (research notes §4.3 M8/Q2 and §4.4 M12-M13/Q2), whose counts are ``artifact.steps``.
-DPK_OPS = {
-    "dbsm": {"prove": ("dpk_commit",), "verify": ("dpk_verify",)},
-    "dbrsm": {"prove": ("generators", "dpk_commit"), "verify": ("dpk_verify",)},
-}
-
-
-def dpk_counts(protocol: str, side: str, curve: str) -> Counts:
-    """Per item: the curve operations of the DPK's report lines at n = 1, fixed-base ones priced as
-    variable-base ones (no fixed-base tables here)."""
-    if curve not in ("bn254", "bls12_381"):
-        raise ValueError(f"curve must be bn254 or bls12_381, got {curve!r}")
-    lines = {s.slug: s.counts for s in artifact.steps(1, M_SEED, curve) if s.section == protocol}
-    out = Counts()
-    for slug in DPK_OPS[protocol][side]:
-        for key, k in lines[slug].items():
-            out.add(key.removesuffix("_fixed"), k)
-    return out
-
 
 def curve_switch(source, backend: str = "mcl") -> list:
     """BLS12-381 / BN254 price ratio of each DPK, per item, with one backend's prices."""
@@ -358,6 +320,14 @@ def as_priced(counts, source, order):
         else:
             kept.add(key, k)
     return kept, notes
+
+
+def priced_as(label: str, counts, source, order) -> Counts:
+    """The counts ``estimate`` prices under `label` with `source` in the backends `order`, from the
+    formula's (``counts.step_counts``): a party of the Sage code as ``as_priced`` keeps it, any other
+    label as it is.  The scheme contract compares the two with it (tests/test_scheme_contract.py)."""
+    sage = {sage_label(protocol, party) for protocol in PROTOCOL_NAMES for party in PARTY_NAMES}
+    return as_priced(counts, source, order)[0] if label in sage else counts
 
 
 def _curve_order(source, backends) -> list:

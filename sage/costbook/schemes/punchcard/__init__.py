@@ -6,5 +6,6 @@
     curves      adapters from costbook.groups to the group interface (ristretto255, G1, G2, GT)
     seed        what seed 000 publishes, as data, the arithmetic that reproduces it, Parameters
     prices      this machine's native prices and the seed's laptop (stated, the rest scaled)
-    model       counts by running the code, implied factors, estimate() and validate()
+    counts      the cost formula: each step's counts, tallied by running the code, and message sizes
+    model       the counts priced: implied factors, estimate() and validate()
 """
