@@ -82,12 +82,16 @@ def is_listing(cell) -> bool:
     return bool(lines) and all(_LISTING_CALL.match(line) for line in lines)
 
 
+def notebook_pages(root: Path):
+    """(page, the cells the offline renderer hides the code of) of every chapter notebook."""
+    for page in pages(root):
+        if page.endswith(".ipynb"):
+            yield page, offline_hidden_code(root, page)
+
+
 def listing_violations(root: Path) -> list[str]:
     out = []
-    for page in pages(root):
-        if not page.endswith(".ipynb"):
-            continue
-        offline = offline_hidden_code(root, page)
+    for page, offline in notebook_pages(root):
         for i, cell in code_cells(root, page):
             if not is_listing(cell):
                 continue
@@ -101,10 +105,7 @@ def listing_violations(root: Path) -> list[str]:
 
 def hidden_code_violations(root: Path) -> list[str]:
     out = []
-    for page in pages(root):
-        if not page.endswith(".ipynb"):
-            continue
-        offline = offline_hidden_code(root, page)
+    for page, offline in notebook_pages(root):
         quarto = {i for i, c in code_cells(root, page) if quarto_hides_code(c) and _code_of(c).strip()}
         for i in sorted(offline - quarto):
             out.append(f"{page} cell {i + 1}: the offline renderer hides its code, Quarto shows it")

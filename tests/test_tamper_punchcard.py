@@ -66,13 +66,19 @@ def fresh_server(server):
 
 # --- ristretto255 ------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def rist():
+def honest_punch(seed: int) -> tuple:
+    """(group, rng, server, card, punched card, proof): a ristretto255 card and an honest punch of it."""
     G = curves.ristretto255()
-    rng = random.Random(21)
+    rng = random.Random(seed)
     server = ristretto.Server(G, rng)
     card = ristretto.Card(G, rng)
     card_new, proof = server.punch(card.first_message())
+    return G, rng, server, card, card_new, proof
+
+
+@pytest.fixture(scope="module")
+def rist():
+    G, rng, server, card, card_new, proof = honest_punch(21)
     punch = {"card_new": card_new, "pk": server.pk, "proof": proof}
     assert copy.copy(card).verify_remask(**punch)[1]
     spender = ristretto.Card(G, rng)

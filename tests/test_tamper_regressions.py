@@ -66,11 +66,8 @@ def merkle_tree():
 @functools.lru_cache(maxsize=None)
 def punch():
     """A ristretto255 card and an honest punch of it."""
-    G = curves.ristretto255()
-    rng = random.Random(191)
-    server = ristretto.Server(G, rng)
-    card = ristretto.Card(G, rng)
-    card_new, proof = server.punch(card.first_message())
+    from test_tamper_punchcard import honest_punch
+    G, _, server, card, card_new, proof = honest_punch(191)
     return G, server, card, card_new, proof
 
 

@@ -12,7 +12,6 @@ to <out>/_book.  Nothing is taken from the command line but these three folders.
 """
 from __future__ import annotations
 
-import argparse
 import glob
 import os
 import shutil
@@ -20,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path, PurePosixPath
 
-from .project import BookConfigError, load_config, toc
+from .project import BookConfigError, chapter_arguments, chapter_paths, load_config, toc
 
 __all__ = ["prepare_project", "post_render", "main"]
 
@@ -135,15 +134,8 @@ def post_render(root: Path, environ=os.environ) -> int:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--project", type=Path, default=Path("."), help="folder holding _quarto.yml (default: .)")
-    ap.add_argument("--notebooks", type=Path, default=None,
-                    help="folder of executed chapter copies mirroring the chapter paths (default: <project>/build/chapters)")
-    ap.add_argument("--out", type=Path, default=None, help="the copy (default: <project>/build/quarto-project)")
-    args = ap.parse_args(argv)
-    root = args.project.resolve()
-    notebooks = args.notebooks if args.notebooks is not None else root / "build" / "chapters"
-    out = args.out if args.out is not None else root / "build" / "quarto-project"
+    ap = chapter_arguments(__doc__.split("\n\n")[0], "quarto-project", "the copy")
+    root, notebooks, out = chapter_paths(ap.parse_args(argv))
     try:
         written = prepare_project(root, notebooks, out)
     except (BookConfigError, OSError) as e:

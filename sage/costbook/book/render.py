@@ -18,7 +18,6 @@ theme options (one stylesheet, costbook.css, stands in for `theme:`).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import posixpath
@@ -42,7 +41,7 @@ from . import interrupt, live_page
 from .cells import render_cells
 from .citations import TAGS_AND_CODE, Bibliography, CitationError, find_citations, table_citations_as_markers
 from .markdown import ChapterMarkdown, Section, first_h1, inline_markdown, split_heading_attrs, strip_tags, unlink
-from .project import BookConfigError, appendices, load_config, toc, warn
+from .project import BookConfigError, appendices, chapter_arguments, chapter_paths, load_config, toc, warn
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -503,16 +502,9 @@ def _remove_stale_pages(out_dir: Path, written: list[Path], log) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--project", type=Path, default=Path("."), help="folder holding _quarto.yml (default: .)")
-    ap.add_argument("--notebooks", type=Path, default=None,
-                    help="folder of executed chapter copies mirroring the chapter paths; a chapter found "
-                         "there is rendered instead of the committed one (default: <project>/build/chapters)")
-    ap.add_argument("--out", type=Path, default=None, help="output folder (default: <project>/build/book)")
-    args = ap.parse_args(argv)
-    root = args.project.resolve()
-    notebooks = args.notebooks if args.notebooks is not None else root / "build" / "chapters"
-    out = args.out if args.out is not None else root / "build" / "book"
+    ap = chapter_arguments(__doc__.split("\n\n")[0], "book", "output folder",
+                           "; a chapter found there is rendered instead of the committed one")
+    root, notebooks, out = chapter_paths(ap.parse_args(argv))
     try:
         with interrupt.raised_as_exception():
             pages = render_book(root, out, notebooks, log=lambda line: print(f"  {line}"))
