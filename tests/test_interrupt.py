@@ -252,12 +252,13 @@ def after_fork():                      # a signal that lands in an after-fork ho
         lost.append(1)
         raise interrupt.Interrupted(signal.SIGINT) if sys.argv[1] == "book" else KeyboardInterrupt
 os.register_at_fork(after_in_parent=after_fork)
+# set before the fork: the signal sent again may land while the child is still being waited for
+deadline = time.monotonic() + 30
 try:
     if sys.argv[1] == "cli":           # the costbook command: Python's own SIGINT handler
         unwinding.resend_lost_signals()
     with interrupt.raised_as_exception() if sys.argv[1] == "book" else open(os.devnull):
         subprocess.run(["true"], preexec_fn=lambda: None)   # hooks run only with one
-        deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             time.sleep(0.01)
 except (interrupt.Interrupted, KeyboardInterrupt):
