@@ -5,8 +5,7 @@ note (002) counts, and ``spec_counts``, what the Sage implementation in this pac
 chapter and the scheme contract check it against the counts tallied by running the code,
 ``model.run_steps``); ``model_counts`` picks one.  ``step_counts(**options)`` is the entry every
 scheme's counts.py has: {label of each price call ``model.estimate`` makes: the Counts it prices}.
-model.py prices these counts (its ``step_counts`` is ``model_counts``, the chapter's name for it);
-nothing here prices.
+model.py prices these counts; nothing here prices.
 """
 from __future__ import annotations
 

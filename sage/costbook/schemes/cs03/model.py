@@ -26,8 +26,7 @@ from ...writing.report import fmt_time
 from .. import StepGroup, option_words, options, value_words
 from . import seed
 from .counts import seed_counts, seed_sizes, spec_counts, spec_sizes  # noqa: F401 - also model's names
-# the chapter's name for the choice of model; counts.step_counts takes the estimate's options instead
-from .counts import model_counts as step_counts
+from .counts import model_counts
 from .seed import ESTIMATES, PARAMETER_SETS, PUBLISHED, SEED_PRINTED_SIZES, Parameters, ParameterSet  # noqa: F401
 
 STEPS = ("encrypt", "prove", "verify", "decrypt")
@@ -126,7 +125,7 @@ def estimate(source, backends=None, **options) -> dict:
     `options` are the fields of ``seed.Parameters`` (checked there)."""
     p = Parameters(**options)
     L, k, k_prime, rho_bits, use_crt = p.n_bits, p.challenge_bits, p.k_prime, p.rho_bits, p.use_crt
-    steps = price_steps(step_counts(p.model, L, k, k_prime, rho_bits, use_crt), source, backends)
+    steps = price_steps(model_counts(p.model, L, k, k_prime, rho_bits, use_crt), source, backends)
     sizes = seed_sizes(L, k) if p.model == "seed" else spec_sizes(L, k, k_prime, rho_bits)
     P, V = time_keys("P", "ms"), time_keys("V", "ms")        # the prover's and the verifier's time
     return timed({
@@ -333,5 +332,5 @@ def code_counts(source=None, params: str = "conservative", model: str = "seed", 
     if p.model != "spec":
         raise ValueError("the code is the spec model's: its counts are compared at --model spec")
     counts, _ = run_steps(p.n_bits, ProofParameters(p.challenge_bits, p.k_prime), crt=p.use_crt)
-    formula = step_counts("spec", p.n_bits, p.challenge_bits, p.k_prime, p.rho_bits, p.use_crt)
+    formula = model_counts("spec", p.n_bits, p.challenge_bits, p.k_prime, p.rho_bits, p.use_crt)
     return {s: _nominal(counts[s], formula[s]) for s in STEPS}
