@@ -51,16 +51,11 @@ def main(argv: list) -> int:
     resend_lost_signals()
     try:
         from . import interrupt
-        from ..system.children import cysignals_first
-        cysignals_first()                       # it takes SIGINT over: now, not when a command imports Sage
-        signal.signal(signal.SIGINT, _starting)
         module = importlib.import_module(COMMANDS[command])
         for s in interrupt.STOP_SIGNALS:        # from here on, the command's own rule
             signal.signal(s, interrupt.raise_interrupted)
     except _Starting as e:
         _end_by(e.signum, command)
-    except KeyboardInterrupt:                   # in the moment cysignals held SIGINT
-        _end_by(signal.SIGINT, command)
     sys.argv[0] = f"python -m costbook.book {command}"
     try:
         code = module.main(argv[1:])

@@ -143,7 +143,6 @@ def main(argv=None) -> int:
         raise Stopped(signum)
 
     unwinding.resend_lost_signals()
-    children.cysignals_first()
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     busy, written, out = None, 0, plans[0][0]
     command = "python -m costbook.book calibrate " + " ".join(sys.argv[1:] if argv is None else argv)
