@@ -185,6 +185,7 @@ class Record:
     price_high: float | None = None
     machine: str = ""                  # the CPU it was timed on, as its evidence file names it
     date: str = ""                     # the day it was timed
+    run: str = ""                      # the process run it came from (its file and result), for the gate's floors
 
     @property
     def sitting(self) -> str:
@@ -213,16 +214,16 @@ def residual(measured: float, predicted: float, low: float | None = None, high: 
     return math.log(measured / anchor) / (1 + spread / SPREAD_FLOOR) if measured > 0 else math.inf
 
 
-def records_of(result: Mapping, machine: str = "") -> list:
+def records_of(result: Mapping, machine: str = "", run_id: str = "") -> list:
     """The Records of a validate() result (a scheme's, or the median of several processes), timed on
-    `machine`."""
+    `machine` in the process run named `run_id`."""
     out = []
     for run in result["runs"]:
         for c in run["checks"]:
             out.append(Record(result["scheme"], labels_key(run), c["step"], work_group(c), c["predicted_s"],
                               c["measured_s"], result.get("conditions", "quiet"),
                               c.get("price_low_s", c.get("predicted_low_s")),
-                              c.get("price_high_s", c.get("predicted_high_s")), machine, result.get("date", "")))
+                              c.get("price_high_s", c.get("predicted_high_s")), machine, result.get("date", ""), run_id))
     return out
 
 
@@ -345,7 +346,7 @@ def load_evidence(paths: Iterable[Path] | None = None) -> list:
         check_evidence(data, path, scheme_of_evidence(path) or None)
         for i, result in enumerate(data["results"]):
             try:
-                out += records_of(result, data["machine"])
+                out += records_of(result, data["machine"], f"{path.parent.parent.parent.name}/{path.stem}#{i}")
             except (KeyError, TypeError, ValueError) as e:
                 raise EvidenceError(f"{path}: results[{i}] is not a validation result ({e})") from None
     return out
@@ -473,7 +474,7 @@ def cross_validated(records: Sequence[Record] | None = None, level: float = NOMI
             margins[key] = validation_margin(r.scheme, r.labels, r.group, pool, level, r.machine)
         low, high = interval(r.predicted, margins[key], r.price_low, r.price_high)
         out.append({"scheme": r.scheme, "labels": r.labels, "step": r.step, "group": r.group,
-                    "conditions": r.conditions, "machine": r.machine, "sitting": r.sitting,
+                    "conditions": r.conditions, "machine": r.machine, "sitting": r.sitting, "run": r.run,
                     "measured": r.measured, "predicted": r.predicted, "low": low, "high": high,
                     "margin": math.log(high / low) / 2, **assess(r.predicted, low, high, r.measured)})
     return out
