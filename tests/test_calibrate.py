@@ -200,9 +200,10 @@ def test_a_signal_ends_the_collection_its_worker_and_its_companion(tmp_path, sig
 
 @pytest.mark.parametrize("sig, word", [(signal.SIGTERM, "terminated"), (signal.SIGINT, "interrupted")])
 def test_a_signal_ends_costbook_validate_and_its_worker(sig, word):
-    """`costbook validate veccom` left its worker running after SIGTERM (its pool waited for it)."""
+    """`costbook validate veccom --processes 3` left its worker running after SIGTERM (its pool waited for
+    it)."""
     costbook = os.path.join(os.path.dirname(sys.executable), "costbook")
-    proc = subprocess.Popen([costbook, "validate", "veccom"], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([costbook, "validate", "veccom", "--processes", "3"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     me = psutil.Process(proc.pid)
     deadline = time.monotonic() + START_TIMEOUT

@@ -407,8 +407,11 @@ def _judged(runs: list, scheme: str | None = None) -> dict:
             **({"coverage": uncertainty.coverage(checks)} if scheme is not None else {})}
 
 
-#: how many fresh processes ``costbook validate`` runs a validation in, one after another, by default
-PROCESSES = 3
+#: how many processes ``costbook validate`` runs a validation in by default: one, the statistic every
+#: prediction interval is calibrated on (the evidence holds single processes' runs, and the gate judges
+#: one run of each case, once: ``costbook.calibration.gate``); more report each step's median process,
+#: whose spread the intervals do not claim
+PROCESSES = 1
 MAX_PROCESSES = 9
 #: the fields of a validation's result that ``_judged`` computes from its runs
 _JUDGED = ("runs", "worst_error", "in_interval", "checked", "beyond_limit", "coverage")
@@ -418,8 +421,9 @@ def validate_in_processes(scheme: str, options: Mapping | None = None, processes
     """`scheme`'s validate(**options) run in `processes` fresh interpreters, one after another, each
     check the median process's (``median_of_processes``), judged against its prediction interval.
 
-    Why several processes: the ratio of a step to its primitives moves with something a process keeps
-    for its whole life (its memory layout, most likely; the inputs come from fixed seeds).  On the
+    The intervals are calibrated on single processes (``PROCESSES``); the median of several says where a
+    step's typical process lies, not how far one run may stray.  Why it differs from one: the ratio of a
+    step to its primitives moves with something a process keeps for its whole life (its memory layout, most likely; the inputs come from fixed seeds).  On the
     2-core AMD EPYC one of twenty quiet processes put every Pointproofs G1 step 7% below its prediction
     (the others 0-2% above), one of six beside a busy process 13% above; and two validations in one
     process land together (the Merkle steps at n = 16: +8.8%, then +8.7%), so repeating a validation

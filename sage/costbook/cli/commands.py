@@ -4,7 +4,7 @@
     costbook measure-dalek [--profile full] [--out FILE]   # the punch-card seed's library (needs cargo)
     costbook estimate --counts '{"modexp/6144/256": 5}' --source reference [--backend gmp,sage] [--json]
     costbook estimate SCHEME [--params P] [--model M] [--<option> VALUE ...] [--source S] [--json]
-    costbook validate SCHEME [--<option> VALUE ...] [--processes 3] [--json]   # median of 3 fresh processes
+    costbook validate SCHEME [--<option> VALUE ...] [--processes 1] [--json]   # one run, as the intervals mean
     costbook check FILE...          # schema-check measurement files
     costbook sources                # list the measurement files the book knows
     costbook import zkalc FILE --library L --machine M [--complete] [--out OUT]   # see zkalc_commands
@@ -555,7 +555,8 @@ def _parser(schemes: tuple, book_order: tuple, refused_folders: tuple) -> argpar
     v.add_argument("--params", help="one named parameter set (default: all of them)")
     v.add_argument("--processes", help=f"validate in this many fresh processes, one after another, and report "
                                        f"each step's median process (odd, 1 to {validation.MAX_PROCESSES}; default "
-                                       f"{validation.PROCESSES}; 1: in this process)")
+                                       f"{validation.PROCESSES}: one run in this process, the statistic the 90% "
+                                       f"intervals are calibrated on)")
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=_by_name("cmd_validate"))
 
