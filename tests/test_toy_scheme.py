@@ -69,11 +69,12 @@ def test_bad_inputs_are_refused_in_one_line(toy_scheme, capsys, argv, phrase):
 
 
 def test_costbook_validate(toy_scheme, capsys):
-    """The CLI runs the toy's validation (a tiny profile: about a second) in three spawned interpreters,
-    each of which finds the toy where this process does, and reports each step's median process.
+    """The CLI runs the toy's validation (a tiny profile: about a second) in three spawned interpreters
+    when asked (--processes 3), each of which finds the toy where this process does, and reports each
+    step's median process.
     Timing, so only its shape is checked here; tests/test_validation_bounds.py checks its bounds with
     the other schemes."""
-    code, out, err = run(["validate", "schnorr", "--messages", "1", "--json"], capsys)
+    code, out, err = run(["validate", "schnorr", "--messages", "1", "--processes", "3", "--json"], capsys)
     assert (code, err) == (0, "")
     result = json.loads(out)
     checks = result["runs"][0]["checks"]
