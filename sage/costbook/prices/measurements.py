@@ -27,6 +27,7 @@ book page's own checker (book/assets/live/pricing.js) from the same document.
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import os
@@ -62,7 +63,14 @@ def project_root() -> Path:
         if not (Path(env) / "measurements").is_dir():
             raise MeasurementFileError(f"COSTBOOK_ROOT={env}: not a costbook project (no measurements/ folder)")
         return Path(env)
-    here = Path(__file__).resolve()
+    return _project_above(__file__)
+
+
+@functools.lru_cache(maxsize=None)
+def _project_above(file: str) -> Path:
+    """The folder holding _quarto.yml and measurements/ above `file`, looked for once per process (an
+    estimate asks hundreds of times, and the package does not move under a running process)."""
+    here = Path(file).resolve()
     for parent in here.parents:
         if (parent / "_quarto.yml").exists() and (parent / "measurements").is_dir():
             return parent
