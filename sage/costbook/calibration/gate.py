@@ -1,27 +1,27 @@
-"""The validation gate's rule, derived from the evidence: how many of its steps a single run of the
-gate's cases must hold in their intervals, and how far beyond its interval a step may lie, for an
-honest model to pass at least 95% of the time.
+"""The validation gate's rule, derived from the evidence: how far beyond its interval a step of a
+single gate run may lie, and how few of a run's steps may lie inside their intervals, for an honest
+model to fail at most FALSE_ALARM of the gate's runs.
 
 The gate (``tests/test_validation_bounds.py``) validates each gate case (every scheme's
 ``VALIDATION_CASES``) once, in a fresh process, as ``costbook.calibration.calibrate`` collects the
 evidence, and judges that one run, once.  A run's steps are not independent draws: a process's memory
 layout, or a burst of the machine's noise, moves many steps of a run together (one quiet run of the
-traceable mixnet put 20 of its 22 steps above their intervals, the next one 2), so no binomial law
-sets the floor.  The committed evidence does:
+traceable mixnet put 20 of its 22 steps above their intervals, the next one left 2 outside), so no
+binomial law over steps sets the rule.  The committed runs do, each one process's run judged with its
+whole sitting left out (``uncertainty.cross_validated(leave_sitting_out=True)``), as exchangeable
+units (split conformal prediction over runs, [@vovk-2005]):
 
-* every committed run of a gate case is judged as a run in a sitting the evidence never saw, with its
-  whole sitting left out (``uncertainty.cross_validated(leave_sitting_out=True)``);
-* a **draw** of the gate is a sitting and one run of each gate case from that sitting (the cases of one
-  gate run share the machine's state); every combination is a draw, and each sitting weighs alike;
-* the **beyond** factor is the least of ``BEYOND_FACTORS`` such that the draws with a step beyond that
-  many half-widths of its interval's centre weigh at most ``BEYOND_ALARM``; the **floor** is the largest
-  share of the gate's steps inside their intervals such that the draws below it weigh at most
-  ``COVERAGE_ALARM``.  Together the rule fails an honest model's run at most 5% of the time, as the
-  evidence's sittings judge it.
+* each gate run may fail at most alpha = FALSE_ALARM / (the runs the gate judges) of the time, of
+  which BEYOND_SHARE goes to the far-step check and the rest to the coverage floor;
+* the **beyond** factor is the ceil((1 - alpha_b)(n + 1))-th smallest of the n committed runs'
+  farthest steps (in half-widths of their intervals), rounded up to a half; refused when n is too small;
+* the **floor** is the floor((alpha_f)(n + 1))-th smallest of their shares of steps inside, and 0 (no
+  floor) where the evidence holds too few runs to put one at that rate (``runs_for_a_floor``).
 
-``held_out`` says how often the rule, derived without one sitting, passes that sitting's draws (the
-honest pass rate), and ``power`` how often it passes a model whose intervals are narrowed until they
-hold a given share of the evidence.  This module names no scheme: the cases come from the registry.
+``draws`` resamples the gate's own cases as the gate runs them (a sitting, then one run of each case
+from it): ``pass_rate`` over them, ``held_out`` (each sitting judged by the rule its other sittings
+set) and a model whose intervals are narrowed until they hold 70% of the evidence (``narrowing_for``)
+say how much the rule can tell.  This module names no scheme: the cases come from the registry.
 """
 from __future__ import annotations
 
@@ -34,12 +34,11 @@ from typing import Mapping, Sequence
 from .. import registry
 from . import uncertainty
 
-#: how rarely the coverage floor may fail an honest model's run, and the beyond factor
-COVERAGE_ALARM = 0.04
-BEYOND_ALARM = 0.01
-#: the half-widths a step may lie beyond its interval's centre, from which the rule picks the least
-#: that the evidence allows; a step whose counts leave out half its work lies beyond the largest
-BEYOND_FACTORS = (2.0, 2.5, 3.0, 3.5, 4.0)
+#: how often the gate may fail an honest model, over all the runs it judges
+FALSE_ALARM = 0.05
+#: the part of each run's false alarm that goes to the far-step check (a step far outside its interval is
+#: what a cost term left out makes); the coverage floor has the rest
+BEYOND_SHARE = 0.8
 
 
 class GateEvidenceError(ValueError):
@@ -56,19 +55,18 @@ class Step:
 
 @dataclass(frozen=True)
 class Rule:
-    """What a single gate run must show: of each scheme's steps, at least `floors[scheme]` inside their
-    intervals; no step beyond `beyond` half-widths of its interval's centre.  `draws` and `sittings` say
-    what set them."""
-    floors: Mapping[str, float]
+    """What each run of a gate case must show: at least `floor` of its steps inside their intervals, and
+    no step beyond `beyond` half-widths of its interval's centre.  `runs` committed runs set them, for a
+    gate of `judged` runs."""
+    floor: float
     beyond: float
-    draws: int
-    sittings: int
+    runs: int
+    judged: int
 
     def failures(self, runs: Sequence[tuple]) -> list:
-        """What a gate run ([(scheme, [Step, ...]) per case]) falls short of, in words; [] if it passes."""
-        out = [f"{scheme}: {share(steps):.0%} of its steps inside their intervals, below its floor "
-               f"{self.floors[scheme]:.0%}" for scheme, steps in by_scheme(runs).items()
-               if scheme in self.floors and share(steps) < self.floors[scheme]]
+        """What a gate run ([(case name, [Step, ...]) per case]) falls short of, in words; [] if it passes."""
+        out = [f"{name}: {share(steps):.0%} of its steps inside their intervals, below the floor {self.floor:.0%}"
+               for name, steps in runs if share(steps) < self.floor]
         far = [s.distance for _, steps in runs for s in steps if s.distance > self.beyond]
         if far:
             out.append(f"{len(far)} step(s) beyond {self.beyond:g} half-widths of their intervals' centres "
@@ -79,12 +77,9 @@ class Rule:
         return not self.failures(runs)
 
 
-def by_scheme(runs: Sequence[tuple]) -> dict:
-    """{scheme: every Step of its runs} of [(scheme, [Step, ...])]."""
-    out: dict = {}
-    for scheme, steps in runs:
-        out.setdefault(scheme, []).extend(steps)
-    return out
+def runs_for_a_floor(judged: int) -> int:
+    """How many committed runs a floor above 0 needs for a gate of `judged` runs: floor(alpha_f (n + 1)) >= 1."""
+    return math.ceil(round(judged / (FALSE_ALARM * (1 - BEYOND_SHARE)), 9)) - 1
 
 
 def share(steps: Sequence[Step]) -> float:
@@ -153,33 +148,35 @@ def draws(runs: Mapping, cases: Sequence[tuple], sittings: Sequence[str] | None 
     return out
 
 
-def rule_of(weighted: Sequence[tuple], sittings: int) -> Rule:
-    """The rule an honest model's draws (``draws``) pass at least 1 - COVERAGE_ALARM - BEYOND_ALARM of
-    the time: the least beyond factor whose exceedances weigh at most BEYOND_ALARM (the largest factor
-    if none does), and for each scheme the largest floor whose shortfalls weigh at most its share of
-    COVERAGE_ALARM (split evenly between the schemes)."""
-    if not weighted:
-        raise GateEvidenceError("no committed run of the gate's cases to set its rule from")
-    total = sum(w for w, _ in weighted)
-    beyond = next((f for f in BEYOND_FACTORS
-                   if sum(w for w, runs in weighted
-                          if max(s.distance for _, steps in runs for s in steps) > f) <= BEYOND_ALARM * total),
-                  BEYOND_FACTORS[-1])
-    shares = [(w, {k: share(v) for k, v in by_scheme(runs).items()}) for w, runs in weighted]
-    names = sorted(shares[0][1])
-    alarm = COVERAGE_ALARM / len(names) * total
-    floors = {}
-    for name in names:
-        floors[name] = max((c for c in {s[name] for _, s in shares}
-                            if sum(w for w, s in shares if s[name] < c) <= alarm + 1e-12), default=0.0)
-    return Rule(floors, beyond, len(weighted), sittings)
+def every_run(judged: Sequence[Mapping]) -> list:
+    """[Step, ...] of every committed run (every case of every scheme), each judged as `judged` gives it."""
+    runs: dict = {}
+    for j in judged:
+        runs.setdefault(j["run"], []).append(Step(bool(j["inside"]), distance(j["low"], j["high"], j["measured"])))
+    return list(runs.values())
 
 
-def gate_rule(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None) -> Rule:
-    """The gate's rule for `cases`, from every sitting of the committed evidence."""
-    runs = committed_runs(cases, judged)
-    sittings = sorted({s for s, _ in runs})
-    return rule_of(draws(runs, cases, sittings), len(sittings))
+def rule_of(runs: Sequence[Sequence[Step]], judged: int) -> Rule:
+    """The rule for a gate of `judged` runs from the committed `runs` (``every_run``): each run of the
+    gate fails an honest model at most FALSE_ALARM / judged of the time if the runs are exchangeable."""
+    n = len(runs)
+    alpha = FALSE_ALARM / judged
+    farthest = sorted(max(s.distance for s in steps) for steps in runs)
+    # ranks rounded to 9 places first: 0.05 x 0.2 x 200 is 2.0000000000000004 in floating point
+    rank = math.ceil(round((1 - alpha * BEYOND_SHARE) * (n + 1), 9))
+    if rank > n:
+        raise GateEvidenceError(f"{n} committed runs cannot bound a step's distance at a false alarm of "
+                                f"{alpha * BEYOND_SHARE:.2%} a run (it needs {math.ceil(1 / (alpha * BEYOND_SHARE)) - 1})")
+    beyond = math.ceil(farthest[rank - 1] * 2) / 2
+    low = math.floor(round(alpha * (1 - BEYOND_SHARE) * (n + 1), 9))
+    floor = sorted(share(steps) for steps in runs)[low - 1] if low >= 1 else 0.0
+    return Rule(floor, beyond, n, judged)
+
+
+def gate_rule(judged_runs: int, judged: Sequence[Mapping] | None = None) -> Rule:
+    """The gate's rule for `judged_runs` runs (one per gate case), from every committed run."""
+    judged = uncertainty.cross_validated(leave_sitting_out=True) if judged is None else judged
+    return rule_of(every_run(judged), judged_runs)
 
 
 def pass_rate(weighted: Sequence[tuple], rule: Rule) -> float:
@@ -189,16 +186,18 @@ def pass_rate(weighted: Sequence[tuple], rule: Rule) -> float:
 
 
 def held_out(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None, narrow: float = 1.0) -> dict:
-    """{sitting: how often the rule set by the other sittings' runs (as judged) passes that sitting's
-    draws, with the intervals narrowed by `narrow`}: the honest pass rate at `narrow` 1, a narrowed
-    model's below."""
+    """{sitting: how often the rule set by the other sittings' runs passes that sitting's draws of
+    `cases`, with the intervals narrowed by `narrow`, or None where those runs are too few to set a
+    rule}: the honest pass rate at `narrow` 1, a narrowed model's below."""
     judged = uncertainty.cross_validated(leave_sitting_out=True) if judged is None else judged
-    honest, model = committed_runs(cases, judged), committed_runs(cases, judged, narrow)
-    sittings = sorted({s for s, _ in honest})
+    model = committed_runs(cases, judged, narrow)
     out = {}
-    for s in sittings:
-        others = [o for o in sittings if o != s]
-        rule = rule_of(draws(honest, cases, others), len(others))
+    for s in sorted({k for k, _ in model}):
+        try:
+            rule = rule_of(every_run([j for j in judged if j["sitting"] != s]), len(cases))
+        except GateEvidenceError:        # the other sittings alone hold too few runs to set a rule
+            out[s] = None
+            continue
         out[s] = pass_rate(draws(model, cases, [s]), rule)
     return out
 
