@@ -26,8 +26,12 @@ def test_a_step_of_three_exponentiations_is_predicted_by_its_counts():
                                   {"three": Counts({"modexp/2048/700": 3}), "forgets two": Counts({"modexp/2048/700": 1})},
                                   "gmp", STEADY)
     assert (check.step, wrong.step) == ("three", "forgets two")
-    # a ratio in one run, not an absolute time; the loop and call overhead are tiny next to the powmods
-    assert abs(check.error) < 0.25
+    # a ratio in one run, not an absolute time; the loop and call overhead are tiny next to the powmods.
+    # The step lies within a quarter of its price interval (every price at its lower and upper quartile),
+    # as the book's intervals are anchored: a machine busy beyond its two cores stretches the prices'
+    # medians, not the step's (a fresh clone beside a CPU-bound process measured the step 32% under its
+    # median prediction and 5% under its lower-quartile one)
+    assert check.low / 1.25 < check.measured.median < check.high * 1.25, check
     # the forgetting model is caught: the same step, priced at a third, is three times its prediction
     assert wrong.error > 1.5 and (1 + wrong.error) / (1 + check.error) == pytest.approx(3, rel=0.25)
     assert "three" in str(validation_table([check]))
