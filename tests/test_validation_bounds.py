@@ -119,11 +119,11 @@ def _single_run(scheme: str, options: dict, request) -> dict:
 
 def _far(result, beyond: float) -> list:
     """Every check of `result` beyond `beyond` half-widths of its interval's centre, in words."""
+    checks = [c for run in result["runs"] for c in run["checks"]]
     return [f"{c['step']} {c['measured_s'] / c['predicted_s'] - 1:+.1%} (interval "
             f"{c['predicted_low_s'] / c['predicted_s'] - 1:+.1%} to {c['predicted_high_s'] / c['predicted_s'] - 1:+.1%}, "
-            f"{gate.distance(c['predicted_low_s'], c['predicted_high_s'], c['measured_s']):.1f} half-widths)"
-            for run in result["runs"] for c in run["checks"]
-            if gate.distance(c["predicted_low_s"], c["predicted_high_s"], c["measured_s"]) > beyond]
+            f"{step.distance:.1f} half-widths)"
+            for c, step in zip(checks, gate.steps_of(result)) if step.distance > beyond]
 
 
 @pytest.mark.parametrize("scheme,options", CASES, ids=[_case_id(s, o) for s, o in CASES])

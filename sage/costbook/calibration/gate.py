@@ -42,7 +42,8 @@ BEYOND_SHARE = 0.8
 
 
 class GateEvidenceError(ValueError):
-    """Evidence that cannot set the gate's rule (a gate case with no run in a sitting)."""
+    """Evidence that cannot set the gate's rule or be drawn from: too few committed runs for the false
+    alarm asked, or a sitting without a run of a gate case."""
 
 
 @dataclass(frozen=True)
@@ -87,11 +88,8 @@ def share(steps: Sequence[Step]) -> float:
     return sum(s.inside for s in steps) / len(steps) if steps else math.nan
 
 
-def distance(low: float, high: float, outcome: float) -> float:
-    """How many half-widths (log ratio) `outcome` lies from the centre of [low, high], sqrt(low x high)."""
-    half = math.log(high / low) / 2
-    off = abs(math.log(outcome / math.sqrt(low * high)))
-    return off / half if half > 0 else (0.0 if off == 0 else math.inf)
+#: how many half-widths a step lies from its interval's centre (the measure within_twice bounds by 2)
+distance = uncertainty.half_widths_from_centre
 
 
 def gate_cases(names: Sequence[str] | None = None) -> list:

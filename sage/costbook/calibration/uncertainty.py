@@ -432,7 +432,15 @@ def within_twice(low: float, high: float, outcome: float) -> bool:
     inside its interval is never beyond twice it.  For a plain margin the centre is the prediction."""
     if not (0 < low <= high and outcome > 0):
         return bool(low <= outcome <= high)
-    return abs(math.log(outcome / math.sqrt(low * high))) <= math.log(high / low)
+    return half_widths_from_centre(low, high, outcome) <= 2
+
+
+def half_widths_from_centre(low: float, high: float, outcome: float) -> float:
+    """How many half-widths (log ratio) `outcome` lies from the centre of [low, high], sqrt(low x high)
+    (0 < low <= high, outcome > 0); infinite off a zero-width interval's point."""
+    half = math.log(high / low) / 2
+    off = abs(math.log(outcome / math.sqrt(low * high)))
+    return off / half if half > 0 else (0.0 if off == 0 else math.inf)
 
 
 def coverage(checks: Sequence[Mapping]) -> dict:
