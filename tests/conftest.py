@@ -88,6 +88,7 @@ def toy_scheme(tmp_path, monkeypatch):
 # validation.CHECK_PROFILE.
 
 SLOW_FIRST = {
+    "tests/test_prose_under_other_prices.py": 60,     # chapters 2-6 executed again, re-priced
     "tests/test_live_pricing.py": 45,
     "tests/test_tamper_properties.py": 29,
     "chapters/05-traceable-mixnets.ipynb": 28,

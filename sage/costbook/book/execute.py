@@ -111,16 +111,18 @@ def warm_kernel(client: NotebookClient, modules: list[str]) -> None:
 
 def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: int = 1800,
                      overrides: list[tuple[str, str]] = (), cells: list | None = None,
-                     ready=None) -> float:
+                     ready=None, validation_profile: str | None = None) -> float:
     """Run `src` top to bottom in a fresh sagemath kernel and write it to `dst`; return seconds.
     `cells`, a list, receives (cell, seconds) for every code cell.  `ready`, if given, is called
     once the kernel has started and imported the chapter's modules (``warm_kernel``), and returns
     when the chapter may run (the measurement file it prices with is written): the seconds
-    returned are then those after it returned."""
+    returned are then those after it returned.  `validation_profile` ("check") is for tests that
+    read only the untimed cells; the book's chapters time with the full profile."""
     nb = nbformat.read(src, as_version=4)
     if overrides:
         inject_parameters(nb, list(overrides), str(src))
-    with kernel_environment(Path(measurements).resolve() if measurements is not None else None):
+    with kernel_environment(Path(measurements).resolve() if measurements is not None else None,
+                            validation_profile):
         # the kernel's own log at ERROR: no warning per kernel (about its localhost TCP channels)
         # in the book's log; what a cell writes to stderr still lands in the notebook
         client = NotebookClient(nb, kernel_name="sagemath", timeout=timeout,
@@ -252,12 +254,13 @@ def render_into(root: Path, notebooks: Path, out: Path, measurements: Path | Non
 
 
 @contextlib.contextmanager
-def kernel_environment(measurements: Path | None):
+def kernel_environment(measurements: Path | None, validation_profile: str | None = None):
     """The environment a chapter runs (and renders) in, restored afterwards: $COSTBOOK_MEASUREMENTS
-    names `measurements` (none: the reference file), and the book's validations always use the full
-    profile (make test's first phase sets $COSTBOOK_VALIDATION_PROFILE for the chapters nbval runs)."""
+    names `measurements` (none: the reference file), and the book's validations use the full
+    profile unless `validation_profile` names another (make test's first phase sets
+    $COSTBOOK_VALIDATION_PROFILE for the chapters nbval runs)."""
     wanted = {"COSTBOOK_MEASUREMENTS": None if measurements is None else str(measurements),
-              PROFILE_VARIABLE: None}
+              PROFILE_VARIABLE: validation_profile}
     before = {k: os.environ.get(k) for k in wanted}
     try:
         _set_environment(wanted)
