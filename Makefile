@@ -165,9 +165,10 @@ test: setup
 	COSTBOOK_VALIDATION_PROFILE=check $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not validation" tests chapters $(SCHEME_TESTS) --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-kernel-startup-timeout 300 -p no:cacheprovider --durations=15
 	$(PY) -m pytest -m validation $(VALIDATION_TESTS) -p no:cacheprovider --durations=15
 
-# How long make book (fresh, then again with nothing changed) and both phases of make test take on
-# this machine: python -m costbook.book bench (it removes build/measurements, build/cache,
-# build/chapters and build/book first).  Not a test; about 10 minutes on two cores.
+# How long make book (fresh, then again with nothing changed), the quick profile (twice, and how far
+# the two lie apart) and both phases of make test take on this machine: python -m costbook.book bench
+# (it removes build/measurements, build/cache, build/chapters and build/book first), recorded in
+# docs/bench/<cpu>.json and tabled in docs/bench/README.md.  Not a test; about 17 minutes on two cores.
 bench-self: setup
 	$(PY) -m costbook.book bench
 

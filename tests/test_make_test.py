@@ -42,12 +42,28 @@ def test_a_validation_test_elsewhere_is_found(tmp_path):
 
 
 def test_bench_self_adds_each_run_to_its_machine_s_record(tmp_path):
-    """make bench-self's figures go to build/bench/<cpu>.json, one record per run, the earlier kept."""
+    """make bench-self's figures go to docs/bench/<cpu>.json, one record per run, the earlier kept."""
     import json
     from costbook.book.bench import record
-    first = record(tmp_path, "Intel(R) Xeon(R) Processor, 2 CPUs", {"date": "d1", "times": [{"what": "make test", "seconds": 700.0}]})
+    first = record(tmp_path, "Intel(R) Xeon(R) Processor, 2 CPUs", {"date": "d1", "times": [{"what": "make test", "value": 700.0, "unit": "s", "ok": True}]})
     again = record(tmp_path, "Intel(R) Xeon(R) Processor, 2 CPUs", {"date": "d2", "times": []})
     assert first == again and first.name == "intel-r-xeon-r-processor-2-cpus.json"
     assert [r["date"] for r in json.loads(first.read_text())["runs"]] == ["d1", "d2"]
     (tmp_path / "broken.json").write_text("{")
     assert json.loads(record(tmp_path, "broken", {"date": "d3"}).read_text())["runs"] == [{"date": "d3"}]
+
+
+def test_the_bench_table_shows_every_record_and_the_committed_one_is_up_to_date(tmp_path):
+    """docs/bench/README.md, which the README links, is the table of the records beside it."""
+    from costbook.book import bench
+    run = {"date": "2026-01-02T03:04:05+00:00", "machine": "Some CPU, 2 CPUs", "load_before": "0.10 0.20 0.30",
+           "times": [{"what": bench.BOOK_FRESH, "value": 201.4, "unit": "s", "ok": True},
+                     {"what": bench.QUICK_APART, "value": 9.94, "unit": "%", "ok": True},
+                     {"what": bench.TEST, "value": 702.0, "unit": "s", "ok": False}]}
+    bench.record(tmp_path, "Some CPU, 2 CPUs", run)
+    row = bench.table(tmp_path).splitlines()[-1]
+    assert row == "| Some CPU, 2 CPUs | 2026-01-02 | 0.10 0.20 0.30 | 201 s |  |  |  | 9.9% | 702 s (failed) |  |  |"
+    committed = ROOT / bench.BENCH_DIR
+    assert (committed / bench.TABLE).read_text().endswith(bench.table(committed)), \
+        "docs/bench/README.md is not the table of its records: run make bench-self, or bench.write_table"
+    assert "docs/bench/" in (ROOT / "README.md").read_text()
