@@ -9,7 +9,10 @@ The test executes each scheme chapter again, priced with the reference machine's
 prices of one group of families (the group the chapter's costs rest on) are 1.5 times the
 reference's, and reads the figures its cells print.  A figure that the committed chapter prints (the
 reference prices; nbval holds those outputs to a fresh run) and the re-priced one no longer prints
-has moved with the prices.  No such figure may stand in a Markdown cell.
+has moved with the prices.  No such figure may stand in a Markdown cell or a table's or figure's
+caption.  A typed figure is compared with printed ones at its own precision ("1.2 ms" is the 1.23 ms
+of a table) and in its own unit; one of a single significant digit is not judged, and one restated
+in another unit ("1.2 s" for 1,230 ms) is not found.
 
 The chapters' timed cells (validations, live timings) print different figures on every run; the
 re-run times with the check profile, and their outputs are left out of both sides.  What prose may
