@@ -195,17 +195,22 @@ def test_cross_validated_coverage_of_the_committed_evidence():
 
 @pytest.mark.parametrize("scheme", sorted({r.scheme for r in uncertainty.evidence()}))
 def test_each_schemes_own_evidence_is_narrow_enough(scheme):
-    """The width ceiling, scheme by scheme, on what the scheme's own evidence says: its checks judged by its
-    own checks at its other sizes alone have a median half-width within the gate's ceiling.  The margins
-    pool every scheme's checks, but a scheme's checks that scatter widely fail here, under its own name,
-    and a newcomer's never fail another scheme's ceiling."""
-    from test_validation_bounds import WIDTH_CEILING
-    cov = uncertainty.coverage(uncertainty.cross_validated([r for r in uncertainty.evidence() if r.scheme == scheme]))
-    assert cov["median_half_width"] <= WIDTH_CEILING, (
-        f"scheme {scheme!r}: judged by its own evidence at its other sizes, its checks' intervals are "
-        f"{cov['median_half_width']:.1%} wide at the median, past the ceiling of {WIDTH_CEILING:.0%}: its steps "
-        f"scatter more than their counts explain; find what its validation leaves out "
-        f"({uncertainty.coverage_words(cov)})")
+    """The width ceiling, scheme by scheme and machine by machine, on what the scheme's own evidence
+    says: its checks judged by its own checks at its other sizes alone have, on each machine, a median
+    half-width within the gate's ceiling there (``width_ceiling``: 12%, or 1.25 times the machine's
+    pooled evidence where that is wider, since a noisier CPU widens every scheme's intervals).  The
+    margins pool every scheme's checks, but a scheme's checks that scatter widely fail here, under its
+    own name, and a newcomer's never fail another scheme's ceiling."""
+    from test_validation_bounds import width_ceiling
+    judged = uncertainty.cross_validated([r for r in uncertainty.evidence() if r.scheme == scheme])
+    for machine in sorted({j["machine"] for j in judged}):
+        cov = uncertainty.coverage([j for j in judged if j["machine"] == machine])
+        ceiling = width_ceiling(machine)
+        assert cov["median_half_width"] <= ceiling, (
+            f"scheme {scheme!r} on {machine}: judged by its own evidence at its other sizes, its checks' "
+            f"intervals are {cov['median_half_width']:.1%} wide at the median, past the ceiling of {ceiling:.1%}: "
+            f"its steps scatter more than their counts explain; find what its validation leaves out "
+            f"({uncertainty.coverage_words(cov)})")
 
 
 def test_a_run_is_judged_by_its_own_machines_evidence_where_it_has_enough():
