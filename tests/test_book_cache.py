@@ -152,8 +152,10 @@ def test_chapters_run_side_by_side_and_are_reused_until_an_input_changes(tmp_pat
     assert "2^10" in out.joinpath("01-one.ipynb").read_text() and "4096" in out.joinpath("02-two.ipynb").read_text()
 
     forced = run(root, "--force")
+    assert forced.returncode == 0, forced.stderr
     assert _outcome(forced.stdout) == {"chapters/01-one.ipynb": "executed", "chapters/02-two.ipynb": "executed"}
     fresh = run(root, env={"COSTBOOK_FRESH": "1", "COSTBOOK_JOBS": "1"})
+    assert fresh.returncode == 0, fresh.stderr
     assert _outcome(fresh.stdout) == {"chapters/01-one.ipynb": "executed", "chapters/02-two.ipynb": "executed"}
 
 
