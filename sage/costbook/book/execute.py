@@ -29,11 +29,13 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+from traitlets.config import Config
 
 from ..calibration.validation import PROFILE_VARIABLE
 from ..system import atomic
@@ -122,10 +124,16 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
     if overrides:
         inject_parameters(nb, list(overrides), str(src))
     with kernel_environment(Path(measurements).resolve() if measurements is not None else None,
-                            validation_profile):
-        # the kernel's own log at ERROR: no warning per kernel (about its localhost TCP channels)
-        # in the book's log; what a cell writes to stderr still lands in the notebook
-        client = NotebookClient(nb, kernel_name="sagemath", timeout=timeout,
+                            validation_profile), tempfile.TemporaryDirectory(prefix="costbook-kernel-") as sockets:
+        # the kernel's own log at ERROR: no warning per kernel in the book's log; what a cell writes
+        # to stderr still lands in the notebook.  Its channels are Unix sockets in a folder of its own,
+        # not TCP ports: Jupyter picks free ports, closes them and lets the kernel bind them seconds
+        # later (a Sage kernel starts slowly), and kernels started side by side (make book, make
+        # test's workers) can lose that race ("Address already in use")
+        config = Config()
+        config.KernelManager.transport = "ipc"
+        config.KernelManager.ip = os.path.join(sockets, "kernel")
+        client = NotebookClient(nb, kernel_name="sagemath", timeout=timeout, config=config,
                                 startup_timeout=300, resources={"metadata": {"path": str(src.parent)}},
                                 extra_arguments=["--IPKernelApp.log_level=ERROR"])
         if ready is not None:
