@@ -8,8 +8,8 @@ runs, one after another, each with its output passed through:
    so it measures this machine, executes every chapter and renders (the install step is not timed:
    .venv stays; a fresh clone adds it);
 2. `make book` again, nothing changed: every chapter reused, the measurement file reused;
-3. the quick profile twice, back to back (`costbook measure --profile quick`), and how far the two
-   lie apart: the 90th percentile of |median_A / median_B - 1| over their keys
+3. the quick profile twice, back to back (`costbook measure --profile quick`, kept in build/bench/),
+   and how far the two lie apart: the 90th percentile of |median_A / median_B - 1| over their keys
    (``costbook.timing.measure_agreement``);
 4. `make test`, timed per phase (library tests and nbval on two workers; validation alone);
 
@@ -28,7 +28,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -36,6 +35,8 @@ FRESH_DIRS = ("build/measurements", "build/cache", "build/chapters", "build/book
 BENCH_DIR = Path("docs/bench")
 #: the table of every record, in the records' folder
 TABLE = "README.md"
+#: where the two quick profiles are kept, to be compared key by key afterwards (measure_agreement)
+QUICK_DIR = Path("build/bench")
 
 # Each timing is a row (what, value, unit, note); these are the rows the table shows, by heading.
 BOOK_FRESH, BOOK_AGAIN = "make book, fresh (install not included)", "make book again, nothing changed"
@@ -166,18 +167,19 @@ def main(argv=None) -> int:
     if not args.no_book:
         for d in FRESH_DIRS:
             shutil.rmtree(d, ignore_errors=True)
-        code, secs, marks = run(make + ["book"], {"chapters": "costbook.book.execute", "render": "costbook.book.render"})
-        measure = marks.get("chapters", 0.0)
-        chapters = marks.get("render", secs) - measure
-        rows += [(BOOK_FRESH, secs, "s", status(code)),
-                 ("  of which: measure this machine", measure, "s", ""),
-                 ("  of which: execute the chapters", chapters, "s", ""),
-                 ("  of which: render", secs - measure - chapters, "s", "")]
+        # the runner measures this machine first (ending "measure: N steps in S s"), executes the chapters,
+        # then renders ("  chapters/NN.html  <-  ..."): the split is read from where those lines appear
+        code, secs, marks = run(make + ["book"], {"measured": " steps in ", "executed": ".html  <-  "})
+        rows.append((BOOK_FRESH, secs, "s", status(code)))
+        if {"measured", "executed"} <= marks.keys():
+            rows += [("  of which: install check and measure this machine", marks["measured"], "s", ""),
+                     ("  of which: execute the chapters", marks["executed"] - marks["measured"], "s", ""),
+                     ("  of which: render and PDF", secs - marks["executed"], "s", "")]
         code, secs, _ = run(make + ["book"], {})
         rows.append((BOOK_AGAIN, secs, "s", status(code)))
     if not args.no_quick:
-        with tempfile.TemporaryDirectory(prefix="costbook-bench-") as tmp:
-            rows += quick_profiles(Path(tmp))
+        QUICK_DIR.mkdir(parents=True, exist_ok=True)
+        rows += quick_profiles(QUICK_DIR)
     if not args.no_test:
         code, secs, marks = run(make + ["test"], {"validation": "pytest -m validation"})
         split = marks.get("validation")
