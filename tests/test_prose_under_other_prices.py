@@ -29,9 +29,9 @@ import pytest
 
 from costbook.book.execute import execute_notebook
 from costbook.prices import keys, measurements
+from test_prose_follows_tables import TIMED, _is_timed, _markdown
 
 ROOT = Path(__file__).resolve().parents[1]
-TIMED = "nbval-ignore-output"
 FACTOR = 1.5
 
 #: the group of price families (chapter 1's headings, ``keys.Family.group``) whose prices each
@@ -101,7 +101,7 @@ class Printed:
         self.exact = set()
         self.rounded = set()       # (number rounded to d decimals, d, unit)
         for cell in nb["cells"]:
-            if cell["cell_type"] != "code" or TIMED in cell.get("metadata", {}).get("tags", []):
+            if cell["cell_type"] != "code" or _is_timed(cell):
                 continue
             for number, unit in figures(printed(cell)):
                 self.exact.add((number, unit))
@@ -187,10 +187,6 @@ def test_no_typed_figure_moves_with_the_prices(chapter, tmp_path):
 def _code(text: str, timed: bool = False) -> dict:
     return {"cell_type": "code", "metadata": {"tags": [TIMED] if timed else []}, "source": ["x = 1\n"],
             "outputs": [{"output_type": "execute_result", "data": {"text/plain": [text]}}]}
-
-
-def _markdown(text: str) -> dict:
-    return {"cell_type": "markdown", "metadata": {}, "source": [text]}
 
 
 def test_a_figure_copied_from_a_priced_table_is_found():
