@@ -235,6 +235,32 @@ def test_a_run_is_judged_by_its_own_machines_evidence_where_it_has_enough():
                                               uncertainty.ESTIMATE_GROUP, by_machine[cpu])
 
 
+def test_a_validation_run_is_judged_by_the_evidence_of_the_machine_it_ran_on(monkeypatch):
+    """What a reader's `costbook validate`, a chapter's validation table and the gate show is judged as the
+    committed runs of that CPU are (``cross_validated``, the gate's rule and its width ceiling): on a CPU
+    with evidence of its own, by that alone; not by every CPU's pooled."""
+    from costbook.calibration import validation
+    from costbook.timing import measure
+    records = uncertainty.evidence()
+    machines = sorted({r.machine for r in records})
+    assert len(machines) >= 2
+    scheme, labels = next((r.scheme, r.labels) for r in records if r.scheme == "cs03")
+    mine = [r for r in records if r.scheme == scheme and r.labels == labels][:3]
+    margins = set()
+    for machine in machines:
+        monkeypatch.setattr(measure, "machine_label", lambda machine=machine: machine)
+        run = {**json.loads(labels), "checks": [{"step": r.step, "predicted_s": r.predicted, "predicted_low_s": r.price_low,
+                                                 "predicted_high_s": r.price_high, "measured_s": r.measured,
+                                                 "error": r.measured / r.predicted - 1} for r in mine]}
+        result = validation.runs_result([run], scheme=scheme)
+        own = validation_margin(scheme, labels, "priced", [r for r in records if r.machine == machine])
+        assert result["machine"] == machine
+        for r, c in zip(mine, result["runs"][0]["checks"]):
+            assert (c["predicted_low_s"], c["predicted_high_s"]) == pytest.approx(interval(r.predicted, own, r.price_low, r.price_high))
+        margins.add(round(own.value, 9))
+    assert len(margins) == len(machines)          # the CPUs' evidence differs, so the test can tell them apart
+
+
 def test_every_out_of_sample_ledger_row_has_an_interval_from_the_other_schemes():
     rows = ledger.ledger()
     oos = [r for r in rows if r.status in ledger.OUT_OF_SAMPLE]

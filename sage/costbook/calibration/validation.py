@@ -381,19 +381,21 @@ def runs_result(runs: list, interpreter_limits: Mapping[str, float] | None = Non
 
     With `scheme`, every check's interval is its prediction interval (``uncertainty.judge_runs``, from
     its price interval and a margin estimated from the committed runs of everything but this scheme at
-    this run's size), and the result gains its "coverage" and names the scheme (what its evidence is
-    filed under)."""
+    this run's size, on this machine's CPU where its evidence suffices: ``uncertainty.own_machine``), and
+    the result gains its "coverage" and names the scheme (what its evidence is filed under)."""
     for r in runs:
         for c in r["checks"]:
             c["interpreter_limit"] = limit_of(c["step"], interpreter_limits, INTERPRETER_SHARE_LIMIT)
     from ..timing.measure import machine_label           # measure's module imports backends: only when validated
-    return {**({"scheme": scheme} if scheme is not None else {}), **_judged(runs, scheme), "machine": machine_label()}
+    machine = machine_label()
+    return {**({"scheme": scheme} if scheme is not None else {}), **_judged(runs, scheme, machine), "machine": machine}
 
 
-def _judged(runs: list, scheme: str | None = None) -> dict:
-    """``runs_result`` of runs whose checks carry their "interpreter_limit"."""
+def _judged(runs: list, scheme: str | None = None, machine: str | None = None) -> dict:
+    """``runs_result`` of runs whose checks carry their "interpreter_limit", judged by the evidence of
+    `machine` (``uncertainty.own_machine``: as the committed runs of that machine are judged)."""
     if scheme is not None:
-        uncertainty.judge_runs(scheme, runs)
+        uncertainty.judge_runs(scheme, runs, machine=machine)
     checks = [c for r in runs for c in r["checks"]]
     for c in checks:
         # a step whose replay takes a large share does heavy work no count prices
@@ -482,7 +484,7 @@ def median_of_processes(results: list) -> dict:
             checks.append({**median, "process_errors": [v["error"] for v in versions]})
         runs.append({**{k: v for k, v in run.items() if k != "checks"}, "checks": checks})
     return {**{k: v for k, v in first.items() if k not in _JUDGED}, "processes": len(results),
-            **_judged(runs, first.get("scheme") if "coverage" in first else None)}
+            **_judged(runs, first.get("scheme") if "coverage" in first else None, first.get("machine"))}
 
 
 def format_check(c: dict) -> list:
