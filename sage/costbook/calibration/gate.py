@@ -4,23 +4,20 @@ average, for an honest model to fail at most FALSE_ALARM of the gates.
 
 The gate (``tests/test_validation_bounds.py``) validates each gate case (every scheme's
 ``VALIDATION_CASES``) once, in a fresh process, as ``costbook.calibration.calibrate`` collects the
-evidence, and judges that one run, once.  A run's steps are not independent draws: a process's memory
-layout, or a burst of the machine's noise, moves many steps of a run together (one quiet run of the
-traceable mixnet put 20 of its 22 steps above their intervals, the next one left 2 outside), so no
-binomial law over steps sets the rule.  The committed runs do, each one process's run judged with its
-whole sitting left out (``uncertainty.cross_validated(leave_sitting_out=True)``):
+evidence, and judges those runs once.  A run's steps are not independent draws: a burst of the
+machine's noise moves many steps of a run together (one quiet run of the traceable mixnet put 20 of its
+22 steps above their intervals, the next one left 2 outside), so no binomial law over steps sets the
+rule.  The committed runs do, each judged with its whole sitting left out
+(``uncertainty.cross_validated(leave_sitting_out=True)``):
 
 * BEYOND_SHARE of FALSE_ALARM goes to the far-step check, split evenly over the gate's runs (alpha_b
-  each); the **beyond** factor is the ceil((1 - alpha_b)(n + 1))-th smallest of the n committed runs'
-  farthest steps (in half-widths of their intervals), rounded up to a half, the committed runs taken
-  as exchangeable units (split conformal prediction over runs, [@vovk-2005]); refused when n is too
-  small.  A step whose counts leave out half its work lies beyond it.
-* the rest (alpha_m) goes to the **mean floor**: the least mean, over the gate's runs, of each run's
-  share of steps inside.  One share per run weighs each case alike (the mixnet's 22 steps do not
-  outvote cs03's 4), and the mean over cases is what a model too sure of itself moves: a run displaced
-  whole moves one case's share, a model too narrow moves them all.  It is the largest value below which
-  at most alpha_m of the gate's draws from the evidence fall (``draws``: a sitting, then one run of
-  each case from it, so that the runs of one gate share their sitting as the gate's own runs do).
+  each): the **beyond** factor is the ceil((1 - alpha_b)(n + 1))-th smallest of the n committed runs'
+  farthest steps (in half-widths), rounded up to a half, the runs taken as exchangeable units (split
+  conformal prediction over runs, [@vovk-2005]).  A step whose counts leave out half its work lies beyond.
+* the rest (alpha_m) goes to the **mean floor** on the mean over the gate's runs of each run's share of
+  steps inside (each case weighs alike: a model too narrow moves every case's share, a run displaced
+  whole only its own): the largest value below which at most alpha_m of the weight of the gate's draws
+  from the evidence falls (``draws``: a sitting, then one run of each case from it).
 
 ``pass_rate`` over the draws, ``held_out`` (each sitting judged by the rule its other sittings set)
 and a model whose intervals are narrowed until they hold 70% of the evidence (``narrowing_for``) say
