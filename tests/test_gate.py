@@ -29,8 +29,7 @@ def cases():
 
 
 def _pass_rate(cases, judged, narrow=1.0):
-    rule = gate.gate_rule(cases, judged)
-    return gate.pass_rate(gate.draws(gate.committed_runs(cases, judged, narrow), cases), rule)
+    return gate.pass_rate(gate.evidence_draws(cases, judged, narrow), gate.gate_rule(cases, judged))
 
 
 def test_an_honest_model_passes_at_least_95_percent_of_the_evidence_s_draws(cases, judged):
@@ -130,7 +129,7 @@ def test_too_few_runs_cannot_set_the_rule():
 def test_the_committed_evidence_sets_the_rule_and_held_out_says_what_it_can(cases, judged):
     rule = gate.gate_rule(cases, judged)
     assert rule.runs == len({j["run"] for j in judged}) and 0 < rule.mean_floor <= 1 and rule.beyond >= 1
-    assert rule.draws == len(gate.draws(gate.committed_runs(cases, judged), cases)) and rule.judged == len(cases)
+    assert rule.draws == len(gate.evidence_draws(cases, judged)) and rule.judged == len(cases)
     held = gate.held_out(cases, judged)
     assert set(held) == {j["sitting"] for j in judged}
     assert all(v is None or 0 <= v <= 1 for v in held.values())

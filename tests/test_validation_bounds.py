@@ -143,15 +143,15 @@ def test_the_gate_is_calibrated(request, rule):
     words = uncertainty.coverage_words(cov)
     judged = {case: gate.steps_of(result) for case, (_, result) in RESULTS.items()}
     book = {_case_id(s, o) for s, o in gate.gate_cases(BOOK)}
-    failures = rule.failures([(c, st) for c, st in judged.items() if c in book],
-                             beyond_only=[(c, st) for c, st in judged.items() if c not in book])
+    book_runs = [(c, st) for c, st in judged.items() if c in book]
+    failures = rule.failures(book_runs, beyond_only=[(c, st) for c, st in judged.items() if c not in book])
     assert not failures, f"the gate's single run: {'; '.join(failures)} ({words}; outside: {_outside(checks)})"
     ceiling = width_ceiling()
     assert cov["median_half_width"] <= ceiling, f"the gate's intervals are too wide (at most {ceiling:.1%}): {words}"
-    warnings.warn(f"the gate: {words}; mean share inside {gate.mean_share([(c, st) for c, st in judged.items() if c in book]):.0%} "
+    warnings.warn(f"the gate: {words}; mean share inside {gate.mean_share(book_runs):.0%} "
                   f"(floor {rule.mean_floor:.0%}), farthest step allowed {rule.beyond:g} "
                   f"half-widths (from {rule.runs} committed runs); " + ", ".join(
-                      f"{case} {gate.share(gate.steps_of(r)):.0%}" for case, (_, r) in RESULTS.items()), stacklevel=1)
+                      f"{case} {gate.share(steps):.0%}" for case, steps in judged.items()), stacklevel=1)
 
 
 def _gate_checks(results: dict) -> list:

@@ -182,7 +182,7 @@ def beyond_of(runs: Sequence[Sequence[Step]], judged: int) -> float:
     n = len(runs)
     alpha = FALSE_ALARM * BEYOND_SHARE / judged
     farthest = sorted(max(s.distance for s in steps) for steps in runs)
-    # ranks rounded to 9 places first: 0.05 x 0.2 x 200 is 2.0000000000000004 in floating point
+    # ranks rounded to 9 places first: (1 - 0.068) x 250 is 232.99999999999997 in floating point
     rank = math.ceil(round((1 - alpha) * (n + 1), 9))
     if rank > n:
         raise GateEvidenceError(f"{n} committed runs cannot bound a step's distance at a false alarm of "
@@ -198,8 +198,8 @@ def mean_floor_of(weighted: Sequence[tuple]) -> float:
     if not total:
         raise GateEvidenceError("no draw of the gate's cases to set a floor from")
     below, floor = 0.0, 0.0
-    for value, weight in sorted(_merged((mean_share(runs), w) for w, runs in weighted)):
-        if below > alpha * total * (1 + 1e-9):
+    for value, weight in _merged((mean_share(runs), w) for w, runs in weighted):
+        if below > alpha * total * (1 + TIE):
             break
         floor = value                   # at most alpha of the weight lies below this value
         below += weight
@@ -207,7 +207,7 @@ def mean_floor_of(weighted: Sequence[tuple]) -> float:
 
 
 def _merged(pairs) -> list:
-    """(value, weight) pairs with equal values (within TIE) summed, so that ties move together."""
+    """(value, weight) pairs in order of value, equal values (within TIE) summed so that ties move together."""
     out: list = []
     for v, w in sorted(pairs):
         if out and v - out[-1][0] <= TIE:
@@ -221,10 +221,15 @@ def gate_rule(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None) -
     """The rule for a gate of one run of each of `cases` ((scheme, options)), from every committed run
     (the beyond factor) and the draws of `cases` from them (the mean floor)."""
     judged = uncertainty.cross_validated(leave_sitting_out=True) if judged is None else judged
-    runs = every_run(judged)
-    committed = committed_runs(cases, judged)
-    weighted = draws(committed, cases, complete_sittings(committed, cases))
+    runs, weighted = every_run(judged), evidence_draws(cases, judged)
     return Rule(beyond_of(runs, len(cases)), mean_floor_of(weighted), len(runs), len(weighted), len(cases))
+
+
+def evidence_draws(cases: Sequence[tuple], judged: Sequence[Mapping], narrow: float = 1.0) -> list:
+    """Every draw of the gate's `cases` from the committed runs (``draws``) of the sittings that hold them
+    all (``complete_sittings``), their intervals narrowed by `narrow` (``committed_runs``)."""
+    runs = committed_runs(cases, judged, narrow)
+    return draws(runs, cases, complete_sittings(runs, cases))
 
 
 def pass_rate(weighted: Sequence[tuple], rule: Rule) -> float:
