@@ -107,3 +107,14 @@ def test_scheme_options_are_checked():
 def test_unknown_scheme(capsys):
     code, _, err = run(capsys, "estimate", "no-such-scheme")
     assert code == 2 and "unknown scheme 'no-such-scheme'" in err
+
+
+def test_every_command_prints_its_help(capsys):
+    """`costbook COMMAND --help` of every command prints its help and exits 0 (argparse formats help
+    with %: a bare percent sign in a help text made one command's help an internal error)."""
+    from costbook.cli.commands import parser
+    commands = parser()._subparsers._group_actions[0].choices
+    assert {"measure", "estimate", "validate", "check"} <= set(commands)
+    for name in commands:
+        code, out, err = run(capsys, name, "--help")
+        assert code == 0 and f"usage: costbook {name}" in out, (name, err)

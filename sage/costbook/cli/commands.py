@@ -555,7 +555,7 @@ def _parser(schemes: tuple, book_order: tuple, refused_folders: tuple) -> argpar
     v.add_argument("--params", help="one named parameter set (default: all of them)")
     v.add_argument("--processes", help=f"validate in this many fresh processes, one after another, and report "
                                        f"each step's median process (odd, 1 to {validation.MAX_PROCESSES}; default "
-                                       f"{validation.PROCESSES}: one run in this process, the statistic the 90% "
+                                       f"{validation.PROCESSES}: one run in this process, the statistic the 90%% "
                                        f"intervals are calibrated on)")
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=_by_name("cmd_validate"))
