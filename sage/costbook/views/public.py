@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import shlex
+import sys
 
 from ..prices import measurements
 from ..calibration import uncertainty
@@ -188,7 +189,6 @@ def build() -> list:
     """Write every public machine's file by running `costbook import zkalc` (``import_command``), each
     with the other machines as the evidence of its margin; returns the paths written."""
     import subprocess
-    import sys
     root = measurements.project_root()
     machines = sources()
     written = []
@@ -203,5 +203,9 @@ def build() -> list:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:]:        # it takes no argument: --help must not rewrite every public machine
+        print("usage: python -m costbook.views.public (no arguments): writes measurements/public/*.json again "
+              "from measurements/public/zkalc/sources.json", file=sys.stderr)
+        raise SystemExit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
     for path in build():
         print(path)
