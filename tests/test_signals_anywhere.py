@@ -126,6 +126,30 @@ def test_a_signal_at_any_point_leaves_one_line_and_nothing_else(tmp_path, second
     assert temporaries(out, tmp_dir) == []
 
 
+#: each entry point's setup steps (the names its module calls them by), and the one line a signal
+#: during them must give: the drawn delays above start once the handler is in place and rarely land
+#: in the microseconds that follow, where a signal once escaped as a traceback (costbook's _Stopped)
+ENTRY_POINTS = {"costbook.cli.launch": (["check", "--help"], ("costbook: terminated", "costbook: interrupted")),
+                "costbook.book.__main__": (["render", "--help"], ("interrupted: SIGTERM while starting render",
+                                                                  "interrupted: SIGINT while starting render"))}
+
+
+@pytest.mark.parametrize("module", sorted(ENTRY_POINTS))
+@pytest.mark.parametrize("step", ["resend_lost_signals", "quiet_unwinding"])
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_signal_while_an_entry_point_sets_itself_up_is_one_line(module, step, sig):
+    """The signal is sent from inside the setup step itself (the step replaced by a call that signals
+    its own process), so where it lands is not left to timing."""
+    argv, (on_term, on_int) = ENTRY_POINTS[module]
+    script = (f"import os, signal, sys\nimport {module} as entry\n"
+              f"entry.{step} = lambda: os.kill(os.getpid(), signal.{sig})\nsys.exit(entry.main({argv!r}))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    signum = getattr(signal, sig)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode in (-signum, 128 + signum), (done.returncode, done.stderr)
+    assert done.stderr.splitlines() == [on_term if sig == "SIGTERM" else on_int], done.stderr
+
+
 @pytest.mark.parametrize("sig, after", [("SIGINT", 0.2), ("SIGTERM", 0.7), ("SIGINT", 2.5)])
 def test_a_signal_while_calibrate_starts_leaves_one_line_and_nothing_else(tmp_path, sig, after):
     """make calibrate runs for twenty minutes; its first seconds (imports, reading the evidence,

@@ -45,21 +45,27 @@ def main(argv: list) -> int:
         print(f"usage: python -m costbook.book {{{','.join(COMMANDS)}}} [ARGS]", file=sys.stderr)
         return 2
     command = argv[0]
-    for s in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(s, _starting)
-    quiet_unwinding()
-    resend_lost_signals()
+    interrupt = None
     try:
+        # every step inside the try: a signal during any of them, or between them, is one line
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, _starting)
+        resend_lost_signals()
+        quiet_unwinding()
         from . import interrupt
         module = importlib.import_module(COMMANDS[command])
         for s in interrupt.STOP_SIGNALS:        # from here on, the command's own rule
             signal.signal(s, interrupt.raise_interrupted)
+        sys.argv[0] = f"python -m costbook.book {command}"
+        code = module.main(argv[1:])
     except _Starting as e:
         _end_by(e.signum, command)
-    sys.argv[0] = f"python -m costbook.book {command}"
-    try:
-        code = module.main(argv[1:])
-    except interrupt.Interrupted as e:          # outside the command's own handling (its arguments)
+    except KeyboardInterrupt:                   # before the SIGINT handler was in place
+        _end_by(signal.SIGINT, command)
+    except BaseException as e:
+        if interrupt is None or not isinstance(e, interrupt.Interrupted):
+            raise
+        # outside the command's own handling (its arguments), or while its handler was put in place
         interrupt.ignore_further_signals()
         interrupt.end_descendants()
         interrupt.say(f"{e.name} while running {command}")

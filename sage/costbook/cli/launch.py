@@ -27,10 +27,11 @@ def _stop(signum, frame):
 
 
 def main(argv=None) -> int:
-    signal.signal(signal.SIGTERM, _stop)
-    quiet_unwinding()
-    resend_lost_signals()
     try:
+        # every step inside the try: a signal during any of them is the same one line
+        signal.signal(signal.SIGTERM, _stop)
+        resend_lost_signals()
+        quiet_unwinding()
         from . import commands as cli
         code = cli.main(argv)
         for sig in (signal.SIGINT, signal.SIGTERM):   # the command is done: a signal now changes nothing
