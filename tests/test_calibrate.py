@@ -175,13 +175,16 @@ def _workers(me) -> list:
     return out
 
 
+@pytest.mark.parametrize("to_group", [False, True], ids=["to-the-process", "to-its-group"])
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_ends_the_collection_its_worker_and_its_companion(tmp_path, sig):
+def test_a_signal_ends_the_collection_its_worker_and_its_companion(tmp_path, sig, to_group):
     """SIGTERM left the CPU-bound companion of --beside-busy spinning for good, and the worker; SIGINT
-    printed a traceback.  Now every process ends, one line says so, and the file is as it was."""
+    printed a traceback, and a Ctrl-C from a terminal (to the whole group) the companion's own.  Now
+    every process ends, one line says so, and the file is as it was."""
     out = tmp_path / "runs.json"
     proc = subprocess.Popen([sys.executable, "-m", "costbook.calibration.calibrate", "--beside-busy", "--processes", "1",
-                             "--out", str(out), "cs03"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--out", str(out), "cs03"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=to_group)
     me = psutil.Process(proc.pid)
     deadline = time.monotonic() + START_TIMEOUT
     started = []
@@ -189,7 +192,10 @@ def test_a_signal_ends_the_collection_its_worker_and_its_companion(tmp_path, sig
         time.sleep(0.2)
         started = _workers(me)        # kept as seen: a case's worker may end before a second look
     assert len(started) >= 2, "the companion and the worker never started"
-    proc.send_signal(sig)
+    if to_group:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + sig and err.strip().splitlines() == [
         f"calibrate: interrupted ({signal.Signals(sig).name}); {out} left as it was"], err
@@ -199,12 +205,14 @@ def test_a_signal_ends_the_collection_its_worker_and_its_companion(tmp_path, sig
 
 
 @pytest.mark.parametrize("sig, word", [(signal.SIGTERM, "terminated"), (signal.SIGINT, "interrupted")])
-def test_a_signal_ends_costbook_validate_and_its_worker(sig, word):
+@pytest.mark.parametrize("to_group", [False, True], ids=["to-the-process", "to-its-group"])
+def test_a_signal_ends_costbook_validate_and_its_worker(sig, word, to_group):
     """`costbook validate veccom --processes 3` left its worker running after SIGTERM (its pool waited for
-    it)."""
+    it); a Ctrl-C to the whole group while the worker's interpreter started printed the worker's
+    traceback too."""
     costbook = os.path.join(os.path.dirname(sys.executable), "costbook")
     proc = subprocess.Popen([costbook, "validate", "veccom", "--processes", "3"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=to_group)
     me = psutil.Process(proc.pid)
     deadline = time.monotonic() + START_TIMEOUT
     started = []
@@ -212,7 +220,10 @@ def test_a_signal_ends_costbook_validate_and_its_worker(sig, word):
         time.sleep(0.2)
         started = _workers(me)
     assert started, "the worker never started"
-    proc.send_signal(sig)
+    if to_group:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + sig and err.strip().splitlines() == [f"costbook: {word}"], err
     _, alive = psutil.wait_procs(started, timeout=10)

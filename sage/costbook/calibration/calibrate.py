@@ -148,8 +148,12 @@ def main(argv=None) -> int:
     command = "python -m costbook.book calibrate " + " ".join(sys.argv[1:] if argv is None else argv)
     try:
         if args.beside_busy:
-            busy = subprocess.Popen([sys.executable, "-c", "while 1: pass"],
-                                    preexec_fn=children.die_with_parent)
+            # a terminal's Ctrl-C reaches the whole group: the companion leaves it to its parent, which
+            # ends it, instead of printing a KeyboardInterrupt of its own (held while it starts)
+            with children.ctrl_c_held():
+                busy = subprocess.Popen([sys.executable, "-c", "import signal\nsignal.signal(signal.SIGINT, "
+                                         "signal.SIG_IGN)\nwhile 1: pass"], preexec_fn=children.die_with_parent,
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for out, mine, kept, collections in plans:      # each file written whole, atomically, in its turn
             data = collect(cases(mine), out, args.processes, machine, command, keep=kept,
                            progress=lambda s, o: print(f"  {s} {o}", flush=True), conditions=conditions,

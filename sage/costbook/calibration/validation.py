@@ -446,7 +446,9 @@ def validations_in_processes(scheme: str, options: Mapping | None, processes: in
         # the worker ends with this process, whatever ends it (children.start_worker)
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                  initializer=children.start_worker, initargs=(os.getpid(),)) as pool:
-            results.append(pool.submit(_validate_here, scheme, dict(options or {}), scheme_paths).result())
+            with children.ctrl_c_held():            # submit starts the worker
+                running = pool.submit(_validate_here, scheme, dict(options or {}), scheme_paths)
+            results.append(running.result())
     return results
 
 

@@ -37,8 +37,22 @@ def start_worker(parent: int) -> None:
     to the whole process group; a worker that unwound by itself would print lines of its own on the
     way, such as cypari2's "leaked N bytes on the PARI stack" when the signal lands inside PARI."""
     cysignals_first()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # a Ctrl-C held since it started (ctrl_c_held) is dropped
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
     die_with_parent(parent)
+
+
+@contextlib.contextmanager
+def ctrl_c_held():
+    """SIGINT blocked in this thread while it starts children: they inherit the block, so a Ctrl-C that
+    reaches the whole group while a child's interpreter is still starting (before it can ignore it:
+    ``start_worker``) does not end the child with a traceback of its own; this process gets it when the
+    block ends."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def cysignals_first() -> None:
