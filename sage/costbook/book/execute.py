@@ -30,6 +30,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -38,7 +39,7 @@ from nbclient import NotebookClient
 from traitlets.config import Config
 
 from ..calibration.validation import PROFILE_VARIABLE
-from ..system import atomic
+from ..system import atomic, children
 from . import interrupt, measured
 from .cache import ChapterCache, input_digest, shared_digest
 from .parameters import INJECTED_TAG, ParameterError, inject_parameters, parse_override, shown_value  # noqa: F401
@@ -369,6 +370,13 @@ def _log(line: str) -> None:
     print(line, flush=True)
 
 
+def _relay(stream, stopping: threading.Event) -> None:
+    """A child's stderr, line by line, onto this process's, until `stopping` is set."""
+    for line in stream:
+        if not stopping.is_set():
+            print(line, end="", file=sys.stderr, flush=True)
+
+
 class Job:
     def __init__(self, src: Path, rel: Path, dst: Path):
         self.src, self.rel, self.dst = src, rel, dst
@@ -453,13 +461,21 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
              + (f"; slowest: {slow}" if slow else ""))
 
     queue, running = list(todo), {}         # running: a chapter's pipe -> job (warming, ready or executing)
-    measuring = measure_code = None
+    measuring = measure_code = relay = None
+    stopping = threading.Event()
     if measure is not None:
         _log(f"{prog}: measuring this machine first; meanwhile the chapters' kernels start, one at a time")
-        measuring = subprocess.Popen(measure)
+        # in a session of its own, so that a terminal's Ctrl-C reaches the runner alone, which ends it
+        # and says so in its one line; its lines come through the runner, which drops them once it is
+        # stopping (the measurement's own "not written" would be a second line)
+        measuring = subprocess.Popen(measure, stderr=subprocess.PIPE, text=True, errors="replace",
+                                     start_new_session=True, preexec_fn=children.die_with_parent)
+        relay = threading.Thread(target=_relay, args=(measuring.stderr, stopping), daemon=True)
+        relay.start()
     try:
         while queue or running or measuring is not None:
             if measuring is not None and measuring.poll() is not None:
+                relay.join(timeout=10)          # its last lines (an error's) before the runner's next
                 measure_code, measuring = measuring.returncode, None
                 if measure_code != 0:
                     break
@@ -517,10 +533,15 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
             return measure_code if measure_code > 0 else 1
     except interrupt.Interrupted as e:
         interrupt.ignore_further_signals()
+        stopping.set()
         interrupt.end_descendants()       # the measurement, the chapters' processes and their kernels
         for job in running.values():      # a temporary a killed process could not remove
             for tmp in atomic.temporaries_of(job.dst, job.process.pid):
                 tmp.unlink(missing_ok=True)
+        if measuring is not None:
+            for tmp in atomic.temporaries_of(Path(measurements), measuring.pid):
+                tmp.unlink(missing_ok=True)
+            e.measuring = measurements
         e.stopped = [job.rel for job in running.values()]
         raise
     except Exception:                     # a bug here: no chapter process may outlive the runner
@@ -581,10 +602,18 @@ def _interrupted(e: interrupt.Interrupted) -> str:
         return (f"{e.name} while rendering {_shown_path(e.rendering)}; each page there is whole, "
                 "from this render or the one before")
     stopped = getattr(e, "stopped", [])
+    measuring = getattr(e, "measuring", None)
+    if measuring is not None:          # the measurement writes its file in one rename: old or absent
+        file = Path(measuring)
+        said = (f"{e.name} while measuring this machine ({_shown_path(file)} "
+                f"{'left as it was' if file.exists() else 'not written'})")
+    else:
+        said = e.name
     if not stopped:
-        return f"{e.name}; no chapter was executing, nothing was left half-written"
-    return (f"{e.name}; stopped {len(stopped)} chapter{'s' * (len(stopped) != 1)} before they finished "
-            f"({', '.join(map(str, stopped))}): their executed copies were not written and nothing was "
+        return f"{said}; no chapter was executing, nothing was left half-written"
+    they, their = ("it", "its executed copy was") if len(stopped) == 1 else ("they", "their executed copies were")
+    return (f"{said}; stopped {len(stopped)} chapter{'s' * (len(stopped) != 1)} before {they} finished "
+            f"({', '.join(map(str, stopped))}): {their} not written and nothing was "
             "rendered; chapters that finished before are kept")
 
 
