@@ -214,6 +214,34 @@ def test_a_signal_while_making_the_pdf_leaves_no_pandoc_and_no_work_folder(book,
     assert not out.exists() and not list(out.parent.glob("*.part"))
 
 
+SECOND_SIGNAL = """
+import os, shutil, signal, sys, time
+from pathlib import Path
+from costbook.book import interrupt, pdf
+work = Path(sys.argv[1])
+pdf.book_typst = lambda root, book, folder: (folder / "book.typ").write_text("x") or folder / "book.typ"
+pdf.compile_typst = lambda source, out: (os.kill(os.getpid(), signal.SIGTERM), time.sleep(30))
+remove = shutil.rmtree
+def removed_after_a_second_signal(*args, **kwargs):   # make passes the group's SIGTERM on again
+    os.kill(os.getpid(), signal.SIGTERM)
+    return remove(*args, **kwargs)
+shutil.rmtree = removed_after_a_second_signal
+try:
+    with interrupt.raised_as_exception():
+        pdf.build_pdf(work, work, work / "x.pdf")
+except interrupt.Interrupted:
+    print("left:", sorted(p.name for p in work.iterdir() if p.name.startswith("costbook-pdf-")))
+"""
+
+
+def test_a_second_sigterm_does_not_cut_the_work_folders_removal_short(tmp_path):
+    """make, sent SIGTERM with its process group, sends its child SIGTERM again: the second one cut the
+    work folder's removal short (a make book interrupted while it made the PDF left it behind)."""
+    done = subprocess.run([sys.executable, "-c", SECOND_SIGNAL, str(tmp_path)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert done.stdout.strip() == "left: []", (done.returncode, done.stdout, done.stderr)
+
+
 def test_a_cell_that_starts_like_typst_markup_shows_as_its_characters(tmp_path):
     """pandoc escapes "- x" in a paragraph but not at the start of a table cell, where Typst read it as a
     list (and "+ x", "/ term:", "= x", "1. x" as an enumeration, a description, a heading)."""

@@ -17,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -51,9 +52,37 @@ def start(cmd, ready: Path, cwd: Path) -> subprocess.Popen:
     ready.mkdir(exist_ok=True)
     # as from a terminal: not a sub-make of `make test` (whose MAKELEVEL would make it say make[1])
     env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
-    env.update(COSTBOOK_TEST_READY=str(ready), COSTBOOK_FRESH="1")
+    env.update(COSTBOOK_TEST_READY=str(ready), COSTBOOK_FRESH="1", TMPDIR=str(temporary_folder(ready)))
     return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
+
+
+#: each command's TMPDIR, by its `ready` folder; removed after its test
+_TEMPORARY: dict = {}
+
+
+def temporary_folder(ready: Path) -> Path:
+    """The command's TMPDIR: where its kernels' sockets, connection files and Sage's folders go.  Short
+    and outside the test's own folder, whose path (under pytest-xdist) leaves a Unix socket's path too
+    long for its limit of 107 bytes."""
+    if ready not in _TEMPORARY:
+        _TEMPORARY[ready] = Path(tempfile.mkdtemp(prefix="cbt-"))
+    return _TEMPORARY[ready]
+
+
+@pytest.fixture(autouse=True)
+def _remove_temporary_folders():
+    yield
+    while _TEMPORARY:
+        shutil.rmtree(_TEMPORARY.popitem()[1], ignore_errors=True)
+
+
+def left_in(folder: Path) -> list:
+    """What an interrupted command left in `folder` (its TMPDIR): nothing, once every process has ended."""
+    deadline = time.monotonic() + END_TIMEOUT
+    while (left := sorted(p.name for p in folder.iterdir())) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return left
 
 
 def wait_until_running(proc: subprocess.Popen, ready: Path, names) -> list[psutil.Process]:
@@ -138,6 +167,7 @@ def test_the_runner_ends_its_chapters_and_their_kernels(tmp_path, signum):
     cache = tmp_path / "build" / "cache" / "chapters"
     assert not cache.exists() or not any(cache.glob("*.ipynb"))
     assert not any(p.name.endswith(".tmp") for p in tmp_path.rglob("*"))
+    assert left_in(temporary_folder(ready)) == []     # the kernels' connection files, Sage's folders
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
@@ -158,6 +188,7 @@ def test_make_chapter_ends_cleanly(tmp_path, signum, to_group):
     assert "stopped 1 chapter" in interrupted_line(err, signum)
     assert_all_ended(below)
     assert not any(p.exists() for p in built)
+    assert left_in(temporary_folder(ready)) == []
     cache = ROOT / "build" / "cache" / "chapters"
     assert not any(cache.glob(f"{Path(name).stem}*")) if cache.is_dir() else True
 
@@ -243,6 +274,7 @@ def test_the_runner_ends_the_measurement_and_the_kernels_started_beside_it(tmp_p
         "written); stopped "), err
     assert_all_ended(below)
     assert not meas.exists() and not any(p.name.endswith((".tmp", ".part")) for p in tmp_path.rglob("*"))
+    assert left_in(temporary_folder(tmp_path / "ready")) == []
 
 
 LOST_SIGNAL = """

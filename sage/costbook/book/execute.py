@@ -26,6 +26,7 @@ import multiprocessing
 import multiprocessing.connection as mp_connection
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -124,29 +125,40 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
     nb = nbformat.read(src, as_version=4)
     if overrides:
         inject_parameters(nb, list(overrides), str(src))
-    with kernel_environment(Path(measurements).resolve() if measurements is not None else None,
-                            validation_profile), tempfile.TemporaryDirectory(prefix="costbook-kernel-") as sockets:
+    with tempfile.TemporaryDirectory(prefix=_kernel_folder_prefix(os.getpid())) as folder, \
+            kernel_environment(Path(measurements).resolve() if measurements is not None else None,
+                               validation_profile, folder):
         # the kernel's own log at ERROR: no warning per kernel in the book's log; what a cell writes
         # to stderr still lands in the notebook.  Its channels are Unix sockets in a folder of its own,
         # not TCP ports: Jupyter picks free ports, closes them and lets the kernel bind them seconds
         # later (a Sage kernel starts slowly), and kernels started side by side (make book, make
-        # test's workers) can lose that race ("Address already in use")
+        # test's workers) can lose that race ("Address already in use").  Its connection file and
+        # its temporaries (TMPDIR: Sage's folders) are there too: a kernel ended by a signal removes
+        # none of its own, and the folder goes with this block
         config = Config()
         config.KernelManager.transport = "ipc"
-        config.KernelManager.ip = os.path.join(sockets, "kernel")
+        config.KernelManager.ip = os.path.join(folder, "k")          # short: a socket's path has a limit
+        config.KernelManager.connection_file = os.path.join(folder, "kernel.json")
         client = NotebookClient(nb, kernel_name="sagemath", timeout=timeout, config=config,
                                 startup_timeout=300, resources={"metadata": {"path": str(src.parent)}},
                                 extra_arguments=["--IPKernelApp.log_level=ERROR"])
-        if ready is not None:
-            try:
-                warm_kernel(client, warm_modules(nb))
-                ready()
-            except BaseException:
-                client._cleanup_kernel()
-                raise
-        t0 = time.perf_counter()
-        client.execute()          # in the warmed kernel, if there is one; it ends the kernel
-        elapsed = time.perf_counter() - t0
+        try:
+            if ready is not None:
+                try:
+                    warm_kernel(client, warm_modules(nb))
+                    ready()
+                except Exception:
+                    client._cleanup_kernel()
+                    raise
+            t0 = time.perf_counter()
+            client.execute()          # in the warmed kernel, if there is one; it ends the kernel
+            elapsed = time.perf_counter() - t0
+        except interrupt.Interrupted:
+            # the kernel ends before its folder goes, and a second signal (make passes one on; the
+            # runner ends its chapter processes) does not cut the folder's removal short
+            interrupt.ignore_further_signals()
+            interrupt.end_descendants()
+            raise
     if cells is not None:
         cells.extend(cell_seconds(nb))
     strip_volatile_metadata(nb)
@@ -263,13 +275,17 @@ def render_into(root: Path, notebooks: Path, out: Path, measurements: Path | Non
 
 
 @contextlib.contextmanager
-def kernel_environment(measurements: Path | None, validation_profile: str | None = None):
+def kernel_environment(measurements: Path | None, validation_profile: str | None = None,
+                       temporaries: str | None = None):
     """The environment a chapter runs (and renders) in, restored afterwards: $COSTBOOK_MEASUREMENTS
     names `measurements` (none: the reference file), and the book's validations use the full
     profile unless `validation_profile` names another (make test's first phase sets
-    $COSTBOOK_VALIDATION_PROFILE for the chapters nbval runs)."""
+    $COSTBOOK_VALIDATION_PROFILE for the chapters nbval runs); a kernel's TMPDIR is `temporaries`
+    when given (this process's own temporaries stay where they were: Python read TMPDIR once)."""
     wanted = {"COSTBOOK_MEASUREMENTS": None if measurements is None else str(measurements),
               PROFILE_VARIABLE: validation_profile}
+    if temporaries is not None:
+        wanted["TMPDIR"] = temporaries
     before = {k: os.environ.get(k) for k in wanted}
     try:
         _set_environment(wanted)
@@ -338,6 +354,12 @@ def _chapter_process(src: Path, dst: Path, measurements: Path | None, overrides,
         os._exit(128 + e.signum)          # quietly: the runner says what was interrupted
     conn.send(result)
     conn.close()
+
+
+def _kernel_folder_prefix(pid: int) -> str:
+    """The start of the name of the folder that holds the kernel process `pid` starts (its sockets, its
+    connection file, its temporaries): the runner removes it when it had to kill that process."""
+    return f"costbook-kernel-{pid}-"
 
 
 def _start_chapter_process(job, measurements, overrides, warm=False):
@@ -538,6 +560,9 @@ def run_chapters(root: Path, jobs_list: list[Job], measurements, overrides, jobs
         for job in running.values():      # a temporary a killed process could not remove
             for tmp in atomic.temporaries_of(job.dst, job.process.pid):
                 tmp.unlink(missing_ok=True)
+            for folder in glob.glob(os.path.join(glob.escape(tempfile.gettempdir()),
+                                                 _kernel_folder_prefix(job.process.pid) + "*")):
+                shutil.rmtree(folder, ignore_errors=True)
         if measuring is not None:
             for tmp in atomic.temporaries_of(Path(measurements), measuring.pid):
                 tmp.unlink(missing_ok=True)

@@ -315,7 +315,14 @@ def build_pdf(root: Path, book_dir: Path, out: Path | None = None, *, keep: Path
         compile_typst(book_typst(root, book_dir, keep), out)
     else:
         with tempfile.TemporaryDirectory(prefix="costbook-pdf-") as work:
-            compile_typst(book_typst(root, book_dir, Path(work)), out)
+            try:
+                compile_typst(book_typst(root, book_dir, Path(work)), out)
+            except interrupt.Interrupted:
+                # make passes a SIGTERM to the group on to its child again: a second signal must not
+                # cut the folder's removal short, and pandoc must not write into it meanwhile
+                interrupt.ignore_further_signals()
+                interrupt.end_descendants()
+                raise
     return out
 
 
