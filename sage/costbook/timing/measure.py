@@ -48,7 +48,7 @@ class MeasureError(ValueError):
 
 def check_writable(out: Path) -> None:
     """Make sure `out` can be written (its folder exists or can be created, and takes files)
-    before minutes of measuring are spent; the probe file is removed again."""
+    before minutes of measuring are spent; the probe file leaves no trace."""
     if out.is_dir():
         raise MeasureError(f"--out {out}: is a directory (give a file name, e.g. {out / 'this-machine.json'})")
     folder = out.parent
@@ -57,9 +57,9 @@ def check_writable(out: Path) -> None:
     if not folder.is_dir():
         raise MeasureError(f"--out {out}: {folder} is not a directory")
     try:
-        fd, probe = tempfile.mkstemp(prefix=f".{out.name}.probe.", dir=folder)
-        os.close(fd)
-        os.unlink(probe)
+        # an unnamed file where the system has them (O_TMPFILE): a signal here leaves no probe behind
+        with tempfile.TemporaryFile(prefix=f".{out.name}.probe.", dir=folder):
+            pass
     except OSError as e:
         raise MeasureError(f"--out {out}: cannot write in {folder} ({(e.strerror or str(e)).lower()})") from None
 
