@@ -115,6 +115,22 @@ def test_a_contributed_file_that_prices_nothing_is_said_so(project):
     assert "The file of tiny prices no headline step (" in prose
 
 
+@pytest.mark.parametrize("profile, said", [("quick", "measured with the book's harness (quick profile)"),
+                                           ("full", "measured with the book's harness (full profile)")])
+def test_a_contributed_file_is_said_to_be_measured_with_the_profile_it_states(profile, said):
+    """A quick-profile file (and a zkalc import) placed in contributed/ was said to be "measured with
+    the book's harness (full profile)"; it says the profile its file states (check refuses a measured
+    file that states none, and a zkalc import in contributed/)."""
+    data = json.loads(json.dumps(REFERENCE))
+    data["provenance"]["profile"] = {**data["provenance"]["profile"], "name": profile}
+    mset = measurements.validate(data, "mine.json", on_disk=True)
+    ref = measurements.load_source("reference")
+    text = machines.machine_table([machines.Machine("reference", "reference", measurements.machine_words(ref), ref),
+                                   machines.Machine("contributed/mine", "contributed", "mine", mset)]).to_text()
+    row = next(line for line in text.splitlines() if line.lstrip().startswith("mine"))
+    assert said in row, text
+
+
 @st.composite
 def contributed_files(draw):
     """The reference file as a reader might send it: backends and keys left out, another kind, fields
