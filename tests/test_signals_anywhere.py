@@ -134,15 +134,24 @@ ENTRY_POINTS = {"costbook.cli.launch": (["check", "--help"], ("costbook: termina
                                                                   "interrupted: SIGINT while starting render"))}
 
 
+#: a setup step replaced by one that signals its own process, plainly or inside a bare `except:` (as an
+#: imported module may have: the exception the handler raises is swallowed there)
+SIGNALLED = {"plainly": "def signalled():\n    os.kill(os.getpid(), signal.{sig})\n",
+             "inside a bare except": "def signalled():\n    try:\n        os.kill(os.getpid(), signal.{sig})\n"
+                                     "        time.sleep(1)\n    except:\n        pass\n"}
+
+
 @pytest.mark.parametrize("module", sorted(ENTRY_POINTS))
 @pytest.mark.parametrize("step", ["resend_lost_signals", "quiet_unwinding"])
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
-def test_a_signal_while_an_entry_point_sets_itself_up_is_one_line(module, step, sig):
+@pytest.mark.parametrize("how", sorted(SIGNALLED))
+def test_a_signal_while_an_entry_point_sets_itself_up_is_one_line(module, step, sig, how):
     """The signal is sent from inside the setup step itself (the step replaced by a call that signals
-    its own process), so where it lands is not left to timing."""
+    its own process), so where it lands is not left to timing; swallowed there, it still ends the
+    command (it once went on to finish)."""
     argv, (on_term, on_int) = ENTRY_POINTS[module]
-    script = (f"import os, signal, sys\nimport {module} as entry\n"
-              f"entry.{step} = lambda: os.kill(os.getpid(), signal.{sig})\nsys.exit(entry.main({argv!r}))")
+    script = (f"import os, signal, sys, time\nimport {module} as entry\n" + SIGNALLED[how].format(sig=sig)
+              + f"entry.{step} = signalled\nsys.exit(entry.main({argv!r}))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
     signum = getattr(signal, sig)
     assert "Traceback" not in done.stderr, done.stderr

@@ -26,7 +26,13 @@ class _Starting(BaseException):
         self.signum = signum
 
 
+#: the signals received while the command starts: an imported module's bare ``except:`` may swallow the
+#: exception a handler raised, never the record
+_RECEIVED: list = []
+
+
 def _starting(signum, frame):
+    _RECEIVED.append(signum)
     raise _Starting(signum)
 
 
@@ -54,6 +60,8 @@ def main(argv: list) -> int:
         quiet_unwinding()
         from . import interrupt
         module = importlib.import_module(COMMANDS[command])
+        if _RECEIVED:                           # raised where something swallowed it: acted on now
+            raise _Starting(_RECEIVED[0])
         for s in interrupt.STOP_SIGNALS:        # from here on, the command's own rule
             signal.signal(s, interrupt.raise_interrupted)
         sys.argv[0] = f"python -m costbook.book {command}"

@@ -22,17 +22,31 @@ class _Stopped(BaseException):
         self.signum = signum
 
 
+#: the signals received before ``commands.main`` took over: an imported module's bare ``except:`` may
+#: swallow the exception a handler raised, never the record
+_RECEIVED: list = []
+
+
 def _stop(signum, frame):
+    _RECEIVED.append(signum)
     raise _Stopped(signum)
+
+
+def _interrupt(signum, frame):
+    _RECEIVED.append(signum)
+    raise KeyboardInterrupt
 
 
 def main(argv=None) -> int:
     try:
         # every step inside the try: a signal during any of them is the same one line
         signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGINT, _interrupt)
         resend_lost_signals()
         quiet_unwinding()
         from . import commands as cli
+        if _RECEIVED:                   # raised where something swallowed it: acted on now
+            raise KeyboardInterrupt if _RECEIVED[0] == signal.SIGINT else _Stopped(_RECEIVED[0])
         code = cli.main(argv)
         for sig in (signal.SIGINT, signal.SIGTERM):   # the command is done: a signal now changes nothing
             signal.signal(sig, signal.SIG_IGN)
