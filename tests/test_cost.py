@@ -36,6 +36,14 @@ def test_missing_key_is_an_error_naming_key_and_file():
         price({"modexp/6144/6144": 1}, TOY, "fast")
 
 
+def test_a_file_with_none_of_the_schemes_backends_names_its_own():
+    """A scheme keeps of its preferred backends those the file has: none, for a file of another library
+    (a zkalc import of gnark-crypto), and the refusal read "in backend(s) ;"."""
+    with pytest.raises(MissingPrice, match=r"toy: no price for 'modexp/6144/6144' in any backend the scheme "
+                                           r"prices it with \(the file has: fast, slow\); measure it"):
+        price({"modexp/6144/6144": 1}, TOY, [])
+
+
 def test_unknown_backend_is_an_error():
     with pytest.raises(MissingPrice, match="no backend 'gmp'"):
         price({"modexp/6144/256": 1}, TOY, "gmp")

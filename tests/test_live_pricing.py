@@ -350,3 +350,26 @@ def test_every_derivation_rule_prices_alike_in_the_page_and_the_cli(tmp_path):
         assert have["notes"] == want["notes"], where
         for f in ("total", "low", "high"):
             assert math.isclose(have[f], want[f], rel_tol=1e-12), (where, f, have[f], want[f])
+
+
+def test_a_missing_price_is_refused_in_the_same_words_by_the_page_and_the_cli(tmp_path):
+    """A key no backend of the order has, and one for which the file has none of the scheme's backends
+    (a zkalc import of another library: the refusal once read "in backend(s) ;")."""
+    path = tmp_path / "reader-laptop.json"
+    path.write_text(json.dumps(reader_machine()))
+    mset = measurements.load_source(str(path))
+    key = "bls12_381/pairing"
+    cases = [{"file": path.name, "counts": {key: 1}, "order": order} for order in (["python"], [])]
+    expected = []
+    for case in cases:
+        with pytest.raises(cost.MissingPrice) as refused:
+            cost.price(case["counts"], mset, case["order"], derive=True)
+        expected.append({"error": f"MissingPrice: {refused.value}"})
+    assert "in backend(s) python;" in expected[0]["error"] and "(the file has: " in expected[1]["error"]
+    schema = json.loads((ROOT / "chapters" / "live" / f"{min(schemes.REGISTRY)}.json").read_text())["schema"]
+    (tmp_path / "cases.json").write_text(json.dumps({"schema": schema, "files": {path.name: path.read_text()},
+                                                     "cases": cases}))
+    run = subprocess.run([NODE, str(ROOT / "tests/js/price_counts.js"), str(tmp_path / "cases.json")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == expected

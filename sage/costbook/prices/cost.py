@@ -496,9 +496,10 @@ def price(counts: Mapping[str, float], measurements, backends: BackendChoice = N
                 _check_derived(measurements.name, key, note, seconds, low, high)
                 lines.append(Line(key, n, seconds, b, note, min(low, seconds), max(high, seconds)))
                 continue
-            raise MissingPrice(
-                f"{measurements.name}: no price for {key!r} in backend(s) {', '.join(order)}; "
-                f"measure it (costbook measure) or choose another source")
+            where = (f"in backend(s) {', '.join(order)}" if order else      # the file has none the scheme asked for
+                     f"in any backend the scheme prices it with (the file has: {', '.join(measurements.backends) or 'none'})")
+            raise MissingPrice(f"{measurements.name}: no price for {key!r} {where}; "
+                               f"measure it (costbook measure) or choose another source")
     est = Estimate(tuple(lines), measurements.name, label)
     _check_finite(est)
     for calls in _RECORDERS:

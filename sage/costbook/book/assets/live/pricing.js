@@ -830,8 +830,10 @@
         }
       }
       if (derived === null)
-        throw new MissingPrice(`${ms.name}: no price for ${pyStr(key)} in backend(s) ${order.join(", ")}; ` +
-                               `measure it (costbook measure) or choose another source`);
+        throw new MissingPrice(`${ms.name}: no price for ${pyStr(key)} ` +
+                               (order.length ? `in backend(s) ${order.join(", ")}` :   // the file has none the scheme asked for
+                                `in any backend the scheme prices it with (the file has: ${ms.backends.join(", ") || "none"})`) +
+                               `; measure it (costbook measure) or choose another source`);
       const [x, got, rule] = derived;
       const [seconds, note] = got;
       let low, high;
