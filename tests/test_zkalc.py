@@ -202,20 +202,26 @@ def test_export_to_stdout_is_a_zkalc_file(capsys):
     assert code == 0 and "mul_G1" in zkalc.parse(out, "<stdout>")
 
 
-def test_export_sets_its_machine_in_the_machines_json_beside_it(tmp_path, capsys):
-    """zkalc names a machine by its file and describes it in data/machines.json: the export writes that
-    entry too, keeping the other machines of an existing file."""
-    folder = tmp_path / "data" / "bls12_381" / "arkworks"
+def test_export_sets_its_machine_in_zkalcs_machines_json(tmp_path, capsys):
+    """zkalc names a machine by its file and describes it in its data folder's machines.json
+    (frontend/data/machines.json, beside data/<curve>/<library>/): the export writes that entry too,
+    keeping the other machines of an existing file; a file elsewhere gets a machines.json beside it."""
+    data = tmp_path / "data"
+    folder = data / "bls12_381" / "arkworks"
     folder.mkdir(parents=True)
-    (folder / "machines.json").write_text(json.dumps({"aws_m5.2xlarge": {"cpu": "x", "label": "y", "os": "z", "ram": "w"}}))
+    (data / "machines.json").write_text(json.dumps({"aws_m5.2xlarge": {"cpu": "x", "label": "y", "os": "z", "ram": "w"}}))
     assert run(capsys, "export", "zkalc", "--out", folder / "ref_box.json")[0] == 0
-    machines = json.loads((folder / "machines.json").read_text())
+    assert not (folder / "machines.json").exists()
+    elsewhere = tmp_path / "out" / "box.json"
+    assert run(capsys, "export", "zkalc", "--out", elsewhere)[0] == 0
+    assert set(json.loads((elsewhere.parent / "machines.json").read_text())) == {"box"}
+    machines = json.loads((data / "machines.json").read_text())
     assert set(machines) == {"aws_m5.2xlarge", "ref_box"}
     entry = machines["ref_box"]
     ref = measurements.load_source("reference")
     assert set(entry) == {"cpu", "label", "os", "ram"}
     assert entry["cpu"].startswith(ref.provenance["machine"]["cpu"]) and entry["os"] == ref.provenance["machine"]["os"]
-    (folder / "machines.json").write_text("[1]")
+    (data / "machines.json").write_text("[1]")
     code, _, err = run(capsys, "export", "zkalc", "--out", folder / "again.json")
     assert code == 2 and "machines.json" in err and err.count("\n") == 1
 

@@ -11,7 +11,7 @@ reference file has and the zkalc file lacks is completed from the reference mach
 the zkalc files of other machines the book holds (measurements/public/zkalc/, same library and curve)
 or from ``--evidence`` files; one line on stderr says what was stated, what was completed and from
 what.  ``--stated-only`` keeps zkalc's prices alone.  `export` writes the keys of one backend that
-have a zkalc name, as a zkalc file, and sets its machine's entry in the machines.json beside it.
+have a zkalc name, as a zkalc file, and sets its machine's entry in zkalc's machines.json.
 Both write through a temporary file and a rename (``--out``), or
 print to stdout.  Bad input is one line and exit 2, through ``cli.main``.
 """
@@ -175,12 +175,20 @@ def cmd_export(args, out_path) -> int:
     else:
         atomic.write_text(out, text, durable=True)
         print(out)
-        print(_add_machine(Path(out).parent / "machines.json", Path(out).stem, zkalc.machine_entry(mset)))
+        print(_add_machine(machines_file(Path(out)), Path(out).stem, zkalc.machine_entry(mset)))
     return 0
 
 
+def machines_file(out: Path) -> Path:
+    """Where zkalc looks for the machine of a file at `out`: its data folder's machines.json when `out`
+    lies where zkalc keeps its files (data/<curve>/<library>/<machine>.json), else the one beside it."""
+    if out.parent.parent.name in zkalc.CURVES:
+        return out.parents[2] / "machines.json"
+    return out.parent / "machines.json"
+
+
 def _add_machine(path: Path, machine_id: str, entry: dict) -> Path:
-    """zkalc's data/machines.json beside an exported file, with `machine_id` (the file's name, as zkalc
+    """zkalc's data/machines.json (``machines_file``), with `machine_id` (the file's name, as zkalc
     names a machine) set to `entry`; the other machines of an existing file kept."""
     machines = {}
     if path.exists():
