@@ -329,6 +329,11 @@ def test_any_zkalc_library_and_curve_imports_with_the_file_alone(tmp_path, capsy
     mset = measurements.load(tmp_path / "m.json")
     assert sorted(mset.keys(library)) == sorted(f"{curve}/{k}" for k in ("g1_mul", "g2_mul", "pairing"))
     assert mset.provenance["machine"] == "aws_box (zkalc's machine name)"
+    # and back, with no flag either: the library and the curve it came as (it once assumed arkworks)
+    code, out, err = run(capsys, "export", "zkalc", "--source", tmp_path / "m.json")
+    assert code == 0, err
+    back = json.loads(out)
+    assert {op: back[op]["results"] for op in back} == {"mul_G1": [91000.0], "mul_G2": [250000.0], "pairing": [700000.0]}
 
 
 def test_a_file_outside_zkalcs_layout_asks_for_its_library_in_one_line(tmp_path, capsys):

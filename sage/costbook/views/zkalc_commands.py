@@ -60,8 +60,9 @@ def register(sub, out_path) -> None:
     e = esub.add_parser("zkalc", help="a zkalc file of one backend and curve (the keys with a zkalc name)")
     e.add_argument("--source", default="reference", help="reference | local | published/NAME | FILE "
                                                          "(default: reference)")
-    e.add_argument("--backend", default="arkworks", help="the backend (library) to write (default: arkworks)")
-    e.add_argument("--curve", default="bls12_381", help="the curve to write (default: bls12_381)")
+    e.add_argument("--backend", help="the backend (library) to write (default: the library a zkalc import "
+                                     "states, else arkworks)")
+    e.add_argument("--curve", help="the curve to write (default: the curve a zkalc import states, else bls12_381)")
     e.add_argument("--out", help="the zkalc file to write (default: stdout)")
     e.set_defaults(func=lambda args: cmd_export(args, out_path))
 
@@ -166,7 +167,11 @@ def _digest(path: Path) -> str:
 def cmd_export(args, out_path) -> int:
     out = out_path(args.out) if args.out is not None else None
     mset = measurements.load_source(args.source)
-    data = zkalc.from_measurements(mset, args.backend, args.curve)
+    # a file imported from zkalc goes back as the library and curve it came as
+    stated = mset.provenance.get("source") if isinstance(mset.provenance.get("source"), dict) else {}
+    backend = args.backend or str(stated.get("library") or "arkworks")
+    curve = args.curve or str(stated.get("curve") or "bls12_381")
+    data = zkalc.from_measurements(mset, backend, curve)
     text = json.dumps(data, indent=2) + "\n"
     zkalc.parse(text, "<export>")          # what we write, a zkalc reader reads
     if out is None:
