@@ -206,13 +206,14 @@ def test_a_signal_ends_the_collection_its_worker_and_its_companion(tmp_path, sig
 
 @pytest.mark.parametrize("sig, word", [(signal.SIGTERM, "terminated"), (signal.SIGINT, "interrupted")])
 @pytest.mark.parametrize("to_group", [False, True], ids=["to-the-process", "to-its-group"])
-def test_a_signal_ends_costbook_validate_and_its_worker(sig, word, to_group):
+def test_a_signal_ends_costbook_validate_and_its_worker(sig, word, to_group, tmp_path):
     """`costbook validate veccom --processes 3` left its worker running after SIGTERM (its pool waited for
     it); a Ctrl-C to the whole group while the worker's interpreter started printed the worker's
-    traceback too."""
+    traceback too; the killed worker left Sage's temporary folder in TMPDIR."""
     costbook = os.path.join(os.path.dirname(sys.executable), "costbook")
     proc = subprocess.Popen([costbook, "validate", "veccom", "--processes", "3"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=to_group)
+                            stderr=subprocess.PIPE, text=True, start_new_session=to_group,
+                            env={**os.environ, "TMPDIR": str(tmp_path)})
     me = psutil.Process(proc.pid)
     deadline = time.monotonic() + START_TIMEOUT
     started = []
@@ -220,6 +221,7 @@ def test_a_signal_ends_costbook_validate_and_its_worker(sig, word, to_group):
         time.sleep(0.2)
         started = _workers(me)
     assert started, "the worker never started"
+    time.sleep(1.5)                     # its Sage has made its temporary folder
     if to_group:
         os.killpg(proc.pid, sig)
     else:
@@ -228,3 +230,4 @@ def test_a_signal_ends_costbook_validate_and_its_worker(sig, word, to_group):
     assert proc.returncode == 128 + sig and err.strip().splitlines() == [f"costbook: {word}"], err
     _, alive = psutil.wait_procs(started, timeout=10)
     assert not alive, alive
+    assert list(tmp_path.iterdir()) == []

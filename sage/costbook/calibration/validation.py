@@ -29,6 +29,7 @@ from __future__ import annotations
 import fnmatch
 import importlib
 import os
+import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Mapping
@@ -443,9 +444,11 @@ def validations_in_processes(scheme: str, options: Mapping | None, processes: in
     scheme_paths = [str(p) for p in registry.folders()]       # a test's toy schemes too
     results = []
     for _ in range(processes):                  # one at a time: each has the machine as a single run
-        # the worker ends with this process, whatever ends it (children.start_worker)
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                 initializer=children.start_worker, initargs=(os.getpid(),)) as pool:
+        # the worker ends with this process, whatever ends it (children.start_worker), and before its
+        # temporaries' folder goes
+        with tempfile.TemporaryDirectory(prefix="costbook-worker-") as temporaries, \
+                ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=children.start_worker, initargs=(os.getpid(), temporaries)) as pool:
             with children.ctrl_c_held():            # submit starts the worker
                 running = pool.submit(_validate_here, scheme, dict(options or {}), scheme_paths)
             results.append(running.result())

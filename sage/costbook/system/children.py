@@ -31,11 +31,16 @@ def die_with_parent(parent: int | None = None) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
-def start_worker(parent: int) -> None:
+def start_worker(parent: int, temporaries: str | None = None) -> None:
     """A pool worker's first lines (its ``initializer``): it ends with its parent (``die_with_parent``),
     and it leaves a Ctrl-C to the parent, which ends it (``end_children``).  The terminal sends Ctrl-C
     to the whole process group; a worker that unwound by itself would print lines of its own on the
-    way, such as cypari2's "leaked N bytes on the PARI stack" when the signal lands inside PARI."""
+    way, such as cypari2's "leaked N bytes on the PARI stack" when the signal lands inside PARI.  Its
+    temporaries (Sage's folders) go in `temporaries`, which the parent removes: a worker ended by
+    SIGKILL removes none of its own."""
+    if temporaries is not None:
+        import tempfile
+        tempfile.tempdir = temporaries
     cysignals_first()
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # a Ctrl-C held since it started (ctrl_c_held) is dropped
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
