@@ -563,13 +563,14 @@ def test_a_reader_that_goes_away_is_not_an_error():
 
 
 # A child that enters the command as the installed script does (costbook.cli.launch) and sends itself a
-# signal while the command's modules are still being imported (when costbook.prices.measurements is found).
+# signal while the command's modules are still being imported (when the module named is found: one the
+# command imports, or one the entry point's own module imports, in which a Ctrl-C was a traceback).
 SIGNAL_WHILE_IMPORTING = textwrap.dedent("""
     import importlib.abc, os, signal, sys
     sig = getattr(signal, sys.argv[1])
     class Finder(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):
-            if name == "costbook.prices.measurements":
+            if name == sys.argv[2]:
                 os.kill(os.getpid(), sig)
             return None
     sys.meta_path.insert(0, Finder())
@@ -578,9 +579,10 @@ SIGNAL_WHILE_IMPORTING = textwrap.dedent("""
 """)
 
 
+@pytest.mark.parametrize("module", ["costbook.prices.measurements", "costbook.system.unwinding"])
 @pytest.mark.parametrize("sig,code,word", [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
-def test_a_signal_while_the_command_is_still_importing_is_one_line(sig, code, word):
-    r = subprocess.run([sys.executable, "-c", SIGNAL_WHILE_IMPORTING, sig], capture_output=True, text=True,
+def test_a_signal_while_the_command_is_still_importing_is_one_line(sig, code, word, module):
+    r = subprocess.run([sys.executable, "-c", SIGNAL_WHILE_IMPORTING, sig, module], capture_output=True, text=True,
                        timeout=120)
     assert (r.returncode, r.stdout, r.stderr) == (code, "", f"costbook: {word}\n")
 

@@ -113,4 +113,6 @@ def exit_by(signum: int) -> None:
 
 def say(line: str) -> None:
     """The one line an interrupted command prints."""
-    print(" ".join(f"interrupted: {line}".split()), file=sys.stderr, flush=True)
+    # one write: unbuffered, print writes the newline apart, and make's own line can land between
+    sys.stderr.write(" ".join(f"interrupted: {line}".split()) + "\n")
+    sys.stderr.flush()

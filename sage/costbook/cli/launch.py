@@ -1,16 +1,17 @@
 """The ``costbook`` command's entry point: a signal is one line from the first instruction on.
 
 Importing the command (Sage, the schemes, the measurement code) takes about a second, and a Ctrl-C
-or SIGTERM in that second used to print an import traceback.  This module needs only the standard
-library; it turns a signal during the imports into the same one line and exit code that
-``commands.main`` gives once it runs, and hands over to ``commands.main``, which installs its own handlers.
+or SIGTERM in that second used to print an import traceback.  This module's first lines install its
+handlers through the interpreter's own ``_signal`` (``signal`` imports enum first: milliseconds in
+which a Ctrl-C was a traceback); it turns a signal during the imports into the same one line and exit
+code that ``commands.main`` gives once it runs, and hands over to ``commands.main``, which installs its
+own handlers.
 """
 from __future__ import annotations
 
-import signal
+import _signal
+import os
 import sys
-
-from ..system.unwinding import quiet_unwinding, resend_lost_signals
 
 
 class _Stopped(BaseException):
@@ -37,11 +38,26 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+def _said(signum: int) -> int:
+    """The one line of a command a signal ended, in one write (make's own line cannot land inside it);
+    the exit code."""
+    sys.stderr.write("costbook: interrupted\n" if signum == _signal.SIGINT else "costbook: terminated\n")
+    sys.stderr.flush()
+    return 128 + signum
+
+
+_signal.signal(_signal.SIGTERM, _stop)
+_signal.signal(_signal.SIGINT, _interrupt)
+try:
+    import signal
+    from ..system.unwinding import quiet_unwinding, resend_lost_signals
+except (KeyboardInterrupt, _Stopped) as _e:          # a signal while this module imports
+    os._exit(_said(_e.signum if isinstance(_e, _Stopped) else _signal.SIGINT))
+
+
 def main(argv=None) -> int:
     try:
         # every step inside the try: a signal during any of them is the same one line
-        signal.signal(signal.SIGTERM, _stop)
-        signal.signal(signal.SIGINT, _interrupt)
         resend_lost_signals()
         quiet_unwinding()
         from . import commands as cli
@@ -52,8 +68,6 @@ def main(argv=None) -> int:
             signal.signal(sig, signal.SIG_IGN)
         return code
     except KeyboardInterrupt:
-        print("costbook: interrupted", file=sys.stderr)
-        return 128 + signal.SIGINT
+        return _said(signal.SIGINT)
     except _Stopped as stopped:
-        print("costbook: terminated", file=sys.stderr)
-        return 128 + stopped.signum
+        return _said(stopped.signum)
