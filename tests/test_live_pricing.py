@@ -307,6 +307,18 @@ def _camel(name: str) -> str:
     return head + "".join(w.capitalize() for w in rest)
 
 
+def priced_by_the_page(tmp_path, path, cases) -> list:
+    """Each case ({file, counts, order}) priced with the page's code under node (tests/js/price_counts.js),
+    the file at `path`: {total, low, high, notes} or {error}."""
+    schema = json.loads((ROOT / "chapters" / "live" / f"{min(schemes.REGISTRY)}.json").read_text())["schema"]
+    (tmp_path / "cases.json").write_text(json.dumps({"schema": schema, "files": {path.name: path.read_text()},
+                                                     "cases": cases}))
+    run = subprocess.run([NODE, str(ROOT / "tests/js/price_counts.js"), str(tmp_path / "cases.json")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
 def test_every_derivation_rule_prices_alike_in_the_page_and_the_cli(tmp_path):
     """A reader's file holding only some sizes of a key family: each rule of cost.DERIVATIONS prices the
     missing size in the page as in the CLI (the same price, bounds and note), and the page has the same
@@ -333,13 +345,7 @@ def test_every_derivation_rule_prices_alike_in_the_page_and_the_cli(tmp_path):
             expected.append({"total": est.total, "low": est.low, "high": est.high, "notes": [l.note for l in est.lines]})
         except cost.PriceError as e:
             expected.append({"error": f"PriceError: {e}"})
-    schema = json.loads((ROOT / "chapters" / "live" / f"{min(schemes.REGISTRY)}.json").read_text())["schema"]
-    (tmp_path / "cases.json").write_text(json.dumps({"schema": schema, "files": {path.name: path.read_text()},
-                                                     "cases": cases}))
-    run = subprocess.run([NODE, str(ROOT / "tests/js/price_counts.js"), str(tmp_path / "cases.json")],
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    got = json.loads(run.stdout)
+    got = priced_by_the_page(tmp_path, path, cases)
     assert expected[-1].get("error", "").startswith("PriceError: sha256/"), expected[-1]
     for case, want, have in zip(cases, expected, got):
         where = f"{case['order'][0]} {next(iter(case['counts']))}"
@@ -366,10 +372,4 @@ def test_a_missing_price_is_refused_in_the_same_words_by_the_page_and_the_cli(tm
             cost.price(case["counts"], mset, case["order"], derive=True)
         expected.append({"error": f"MissingPrice: {refused.value}"})
     assert "in backend(s) python;" in expected[0]["error"] and "(the file has: " in expected[1]["error"]
-    schema = json.loads((ROOT / "chapters" / "live" / f"{min(schemes.REGISTRY)}.json").read_text())["schema"]
-    (tmp_path / "cases.json").write_text(json.dumps({"schema": schema, "files": {path.name: path.read_text()},
-                                                     "cases": cases}))
-    run = subprocess.run([NODE, str(ROOT / "tests/js/price_counts.js"), str(tmp_path / "cases.json")],
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout) == expected
+    assert priced_by_the_page(tmp_path, path, cases) == expected
