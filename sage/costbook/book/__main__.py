@@ -74,8 +74,7 @@ def main(argv: list) -> int:
         if interrupt is None or not isinstance(e, interrupt.Interrupted):
             raise
         # outside the command's own handling (its arguments), or while its handler was put in place
-        interrupt.ignore_further_signals()
-        interrupt.end_descendants()
+        interrupt.wind_down()
         interrupt.say(f"{e.name} while running {command}")
         interrupt.exit_by(e.signum)
     interrupt.ignore_further_signals()          # the command is done: a signal now changes nothing

@@ -156,8 +156,7 @@ def execute_notebook(src: Path, dst: Path, measurements: Path | None, timeout: i
         except interrupt.Interrupted:
             # the kernel ends before its folder goes, and a second signal (make passes one on; the
             # runner ends its chapter processes) does not cut the folder's removal short
-            interrupt.ignore_further_signals()
-            interrupt.end_descendants()
+            interrupt.wind_down()
             raise
     if cells is not None:
         cells.extend(cell_seconds(nb))
@@ -349,8 +348,7 @@ def _chapter_process(src: Path, dst: Path, measurements: Path | None, overrides,
     try:
         result = _run_job(src, dst, measurements, overrides, ready if warm else None)
     except interrupt.Interrupted as e:
-        interrupt.ignore_further_signals()
-        interrupt.end_descendants()
+        interrupt.wind_down()
         os._exit(128 + e.signum)          # quietly: the runner says what was interrupted
     conn.send(result)
     conn.close()
@@ -615,8 +613,7 @@ def main(argv=None) -> int:
         try:
             return _main(argv)
         except interrupt.Interrupted as e:
-            interrupt.ignore_further_signals()
-            interrupt.end_descendants()
+            interrupt.wind_down()
             interrupt.say(_interrupted(e))
             interrupt.exit_by(e.signum)
 

@@ -75,6 +75,13 @@ def ignore_further_signals() -> None:
     logging.getLogger("asyncio").disabled = True
 
 
+def wind_down() -> int:
+    """The first signal's cleanup: no further signal cuts it short (``ignore_further_signals``), and every
+    process below this one ends (``end_descendants``, whose count it returns)."""
+    ignore_further_signals()
+    return end_descendants()
+
+
 def end_descendants(grace: float = GRACE_SECONDS) -> int:
     """End every process below this one (children, their kernels, ...): SIGTERM, then SIGKILL for
     those still alive after `grace` seconds; repeated until none is left (a child may have started

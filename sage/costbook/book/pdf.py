@@ -320,8 +320,7 @@ def build_pdf(root: Path, book_dir: Path, out: Path | None = None, *, keep: Path
             except interrupt.Interrupted:
                 # make passes a SIGTERM to the group on to its child again: a second signal must not
                 # cut the folder's removal short, and pandoc must not write into it meanwhile
-                interrupt.ignore_further_signals()
-                interrupt.end_descendants()
+                interrupt.wind_down()
                 raise
     return out
 
@@ -379,8 +378,7 @@ def main(argv=None) -> int:
             build_pdf(root, book_dir, out, keep=args.keep)
         _stamp(out).write_text(digest + "\n", encoding="utf-8")
     except interrupt.Interrupted as e:       # pandoc is ended with us; the work folder is removed
-        interrupt.ignore_further_signals()
-        interrupt.end_descendants()
+        interrupt.wind_down()
         interrupt.say(f"{e.name} while making the PDF; {out} is the earlier one, or none")
         interrupt.exit_by(e.signum)
     except (BookConfigError, PdfError) as e:

@@ -29,8 +29,7 @@ def pytest_configure(config):
         return
 
     def end_session(signum, frame):
-        interrupt.ignore_further_signals()
-        ended = interrupt.end_descendants()
+        ended = interrupt.wind_down()
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
             reporter.ensure_newline()                  # after a line of progress dots, not on it
@@ -43,6 +42,5 @@ def pytest_configure(config):
 
 
 def _end_worker(signum, frame):
-    interrupt.ignore_further_signals()
-    interrupt.end_descendants()
+    interrupt.wind_down()
     os._exit(128 + signum)
