@@ -190,11 +190,27 @@ def test_export_is_deterministic():
         f"chapters/live/{name}.json is not the current export: python -m costbook.book live --out chapters/live"
 
 
+def bridged_machine(tmp: Path) -> Path:
+    """A zkalc file of another library and curve than the reference's (gnark-crypto's BN254 on an AWS
+    m5.large), imported with the file alone as a reader would: completed through arkworks BLS12-381."""
+    from costbook.views import public
+    f = tmp / "data" / "bn254" / "gnark_crypto" / "aws_m5.large.json"
+    f.parent.mkdir(parents=True)
+    f.write_bytes(public.held("gnark_crypto", "bn254")["aws_m5.large"].read_bytes())
+    out = tmp / "gnark-bn254-m5-large.json"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert cli.main(["import", "zkalc", str(f), "--out", str(out)]) == 0
+    return out
+
+
 def test_page_prices_every_grid_point_like_the_cli(tmp_path):
     reader = reader_machine()
     reader_path = tmp_path / "reader-laptop.json"
     reader_path.write_text(json.dumps(reader))
     files = {reader_path.name: reader_path.read_text()}
+    # and an imported zkalc file (kind public) at each scheme's default point
+    bridged = bridged_machine(tmp_path)
+    files[bridged.name] = bridged.read_text()
     exports, cases, found, total = {}, [], 0, 0
     for name in schemes.REGISTRY:
         # the export under test is the copy Quarto's OJS cells attach (the offline book exports the
@@ -229,6 +245,10 @@ def test_page_prices_every_grid_point_like_the_cli(tmp_path):
             steps, printed = cli_steps(name, str(reader_path), point, defaults)
             entry = {"machine": "file", "file": reader_path.name, "point": i}
             expected.append({**entry, "refused": printed} if steps is None else {**entry, "steps": steps})
+            if point == defaults:
+                steps, printed = cli_steps(name, str(bridged), point, defaults)
+                assert steps is not None, printed         # every scheme prices from an imported zkalc file
+                expected.append({"machine": "file", "file": bridged.name, "point": i, "steps": steps})
         cases.append({"export": data, "expected": expected})
     missing, more = missing_key_cases(tmp_path, exports, reader)
     files.update(more)
@@ -242,7 +262,7 @@ def test_page_prices_every_grid_point_like_the_cli(tmp_path):
     print(summary, f"{found} of {total} step totals printed as such in the CLI's JSON")
     assert summary["points"] > 0 and summary["steps"] > 0
     # every machine of every export was priced by the page and compared (the reader's file included)
-    assert summary["machines"] == sum(len(case["export"]["machines"]) + 1 for case in cases)
+    assert summary["machines"] == sum(len(case["export"]["machines"]) + 2 for case in cases)
     assert summary["malformed"] == len(MALFORMED) and summary["missing"] == len(exports)
     # every step the page shows is a figure costbook estimate prints (not a price used inside one)
     assert found == total, f"only {found} of {total} step totals appear in the CLI's JSON"

@@ -293,7 +293,7 @@ def test_a_zkalc_file_alone_imports_and_completes_as_the_committed_machine(tmp_p
     out = tmp_path / "m.json"
     code, stdout, err = run(capsys, "import", "zkalc", _in_zkalc_layout(tmp_path, m), "--out", out)
     assert code == 0 and err.count("\n") == 1, err
-    assert "24 prices stated by zkalc (arkworks)" in err and "completed from the reference" in err
+    assert "6 prices stated by zkalc (arkworks)" in err and "completed from the reference" in err
     assert f"of {len(SOURCES) - 1} other machines" in err
     mine, committed = measurements.load(out), measurements.load(ROOT / "measurements" / "public" / f"{m['id']}.json")
     assert mine.provenance["machine"] == m["machine"]
@@ -302,38 +302,130 @@ def test_a_zkalc_file_alone_imports_and_completes_as_the_committed_machine(tmp_p
     assert run(capsys, "estimate", "cs03", "--source", out)[0] == 0
 
 
-def test_a_library_the_reference_lacks_imports_what_zkalc_states_and_says_why(tmp_path, capsys):
+def test_a_library_without_evidence_imports_what_zkalc_states_and_says_why(tmp_path, capsys):
+    """A library the book holds no zkalc file of (zkcrypto): zkalc's prices alone, and one line naming
+    what completion would need; asked to complete, refused in one line."""
     m = SOURCES[0]
-    code, _, err = run(capsys, "import", "zkalc", _in_zkalc_layout(tmp_path, m, library="blstrs"),
-                       "--out", tmp_path / "b.json")
-    assert code == 0 and err.count("\n") == 1 and "none completed (the reference machine has no blstrs prices" in err
+    f = _in_zkalc_layout(tmp_path, m, library="zkcrypto")
+    code, _, err = run(capsys, "import", "zkalc", f, "--out", tmp_path / "b.json")
+    assert code == 0 and err.count("\n") == 1 and "none completed (" in err and "zkcrypto bls12_381" in err, err
+    assert "at least two other machines (have 0)" in err, err
     assert not any(e.get("completed") for es in measurements.load(tmp_path / "b.json").results.values()
                    for e in es.values())
-    code, _, err = run(capsys, "import", "zkalc", tmp_path / "data" / m["curve"] / "blstrs" / Path(m["file"]).name,
-                       "--complete", "--out", tmp_path / "c.json")
-    assert code == 2 and err.count("\n") == 1 and "blstrs" in err, err
+    code, _, err = run(capsys, "import", "zkalc", f, "--complete", "--out", tmp_path / "c.json")
+    assert code == 2 and err.count("\n") == 1 and "zkcrypto" in err, err
+
+
+BRIDGED = [(lib, curve) for lib, curve in [("blstrs", "bls12_381"), ("gnark_crypto", "bls12_381"),
+                                           ("arkworks", "bn254"), ("gnark_crypto", "bn254")]]
 
 
 @pytest.mark.parametrize("curve, library", [("bn254", "gnark_crypto"), ("bls12_381", "gnark_crypto"),
-                                            ("bn254", "arkworks"), ("bn254", "blstrs")])
+                                            ("bn254", "arkworks"), ("bls12_381", "blstrs"), ("bn254", "blstrs")])
 def test_any_zkalc_library_and_curve_imports_with_the_file_alone(tmp_path, capsys, curve, library):
-    """gnark_crypto and blstrs (no reference prices to carry ratios from) and BN254 arkworks (no other
-    machine's file to set a margin): zkalc's prices alone, and one line saying why nothing was completed."""
+    """A machine the book has never seen, in any library and curve zkalc times: completed through the
+    public machines' arkworks BLS12-381 where the book holds zkalc files of both on other machines
+    (blstrs, gnark_crypto, BN254 arkworks), else zkalc's prices alone with one line saying why (blstrs on
+    BN254, which zkalc does not time); and exported back with no flag as what it came as."""
     f = tmp_path / "data" / curve / library / "aws_box.json"
     f.parent.mkdir(parents=True)
     f.write_text(json.dumps({"mul_G1": {"range": [1], "results": [91000.0], "stddev": [50.0]},
                              "mul_G2": {"range": [1], "results": [250000.0], "stddev": [90.0]},
                              "pairing": {"range": [1], "results": [700000.0], "stddev": [300.0]}}))
     code, _, err = run(capsys, "import", "zkalc", f, "--out", tmp_path / "m.json")
-    assert code == 0 and err.count("\n") == 1 and "3 prices stated by zkalc" in err and "none completed (" in err, err
+    assert code == 0 and err.count("\n") == 1 and "3 prices stated by zkalc" in err, err
     mset = measurements.load(tmp_path / "m.json")
-    assert sorted(mset.keys(library)) == sorted(f"{curve}/{k}" for k in ("g1_mul", "g2_mul", "pairing"))
+    assert sorted(k for k in mset.keys(library) if public.is_stated(mset, library, k)) == \
+           sorted(f"{curve}/{k}" for k in ("g1_mul", "g2_mul", "pairing"))
     assert mset.provenance["machine"] == "aws_box (zkalc's machine name)"
+    if (library, curve) in BRIDGED:
+        assert "completed from the reference" in err and "carried to its arkworks bls12_381 prices" in err, err
+        for scheme in ("punchcard", "veccom", "cs03", "mixnet"):
+            assert run(capsys, "estimate", scheme, "--source", tmp_path / "m.json")[0] == 0, scheme
+    else:
+        assert "none completed (" in err and f"{library} {curve}" in err, err
     # and back, with no flag either: the library and the curve it came as (it once assumed arkworks)
     code, out, err = run(capsys, "export", "zkalc", "--source", tmp_path / "m.json")
     assert code == 0, err
     back = json.loads(out)
     assert {op: back[op]["results"] for op in back} == {"mul_G1": [91000.0], "mul_G2": [250000.0], "pairing": [700000.0]}
+
+
+def _bridged_files():
+    return [(lib, curve, name) for lib, curve in BRIDGED for name in public.held(lib, curve)]
+
+
+@pytest.mark.parametrize("library, curve, name", _bridged_files(), ids=lambda x: str(x))
+def test_a_bridged_zkalc_file_alone_prices_every_scheme_its_margin_from_other_machines(tmp_path, capsys, library,
+                                                                                      curve, name):
+    """Each zkalc file of another library or curve the book holds, imported as a reader would: every
+    chapter's scheme prices from it; each completed price is the reference price x this machine's anchor
+    / (the reference's arkworks BLS12-381 anchor x the bridge ratio); the bridge and the margin come from
+    the other machines zkalc times both on, never this one (its own prices doubled move neither)."""
+    f = tmp_path / "data" / curve / library / f"{name}.json"
+    f.parent.mkdir(parents=True)
+    f.write_bytes(public.held(library, curve)[name].read_bytes())
+    code, _, err = run(capsys, "import", "zkalc", f, "--out", tmp_path / "m.json")
+    assert code == 0 and err.count("\n") == 1 and "carried to its arkworks bls12_381" in err, err
+    mset, ref = measurements.load(tmp_path / "m.json"), measurements.load_source("reference")
+    via = mset.provenance["completion"]["via"]
+    assert (via["library"], via["curve"]) == ("arkworks", "bls12_381") and name not in via["machines"]
+    assert len(via["machines"]) >= 2 and name not in mset.provenance["completion"]["margin_from"]
+    q = mset.provenance["completion"]["margin"]
+    assert 0 < q < math.inf
+    for scheme in ("punchcard", "veccom", "cs03", "mixnet"):
+        code, out, err = run(capsys, "estimate", scheme, "--source", tmp_path / "m.json", "--json")
+        assert code == 0, err
+    for b in ref.backends:
+        for k in ref.keys(b):
+            e = mset.entry(b, k)
+            if not e.get("completed"):
+                assert b == library and "zkalc" in e["basis"]
+                continue
+            c = e["completed"]
+            op = c["anchor"].split("/", 1)[1]
+            assert c["via"] == f"arkworks bls12_381/{op}" and c["bridge"] == via["bridge"][op]
+            expected = ref.seconds(b, k) * mset.seconds(library, c["anchor"]) / (
+                ref.seconds("arkworks", f"bls12_381/{op}") * c["bridge"])
+            assert mset.seconds(b, k) == pytest.approx(expected, rel=1e-12)
+            lo, hi = mset.bounds(b, k)
+            assert lo < mset.seconds(b, k) < hi
+    # the machine's own prices do not move its bridge or its margin
+    mine = zkalc.to_measurements(f, library, name, curve)
+    doubled = json.loads(json.dumps(mine.to_json()))
+    for entry in doubled["results"][library].values():
+        entry["median"] *= 2
+        entry.pop("q1", None), entry.pop("q3", None)
+    doubled = measurements.validate(doubled, "doubled")
+    others = [zkalc.to_measurements(p, library, n, curve) for n, p in public.held(library, curve).items() if n != name]
+    partners = {n: zkalc.to_measurements(p, "arkworks", n, "bls12_381")
+                for n, p in public.held("arkworks", "bls12_381").items()}
+    again = public.complete(doubled, ref, others, partners=partners)
+    assert again.provenance["completion"]["margin"] == q and again.provenance["completion"]["via"]["bridge"] == via["bridge"]
+
+
+def test_bridge_scores_predict_each_machines_arkworks_prices_from_its_other_library():
+    """A bridge score is what completion would miss on a machine zkalc times both libraries on: via's
+    stated price there against the one predicted from the other library's anchor and the bridge of the
+    *other* machines; a machine's own ratio never enters its score."""
+    ref = measurements.load_source("reference")
+    ev = {n: zkalc.to_measurements(p, "gnark_crypto", n, "bls12_381") for n, p in public.held("gnark_crypto", "bls12_381").items()}
+    pa = {n: zkalc.to_measurements(p, "arkworks", n, "bls12_381") for n, p in public.held("arkworks", "bls12_381").items()}
+    via = ("arkworks", "bls12_381")
+    ratios = public.bridge_ratios(ev, pa, "gnark_crypto", "bls12_381", via)
+    assert sorted(ratios) == sorted(set(ev) & set(pa)) and len(ratios) >= 3
+    for x, key, anchor, score in public.bridge_scores(ev, pa, ref, "gnark_crypto", "bls12_381", via):
+        op = anchor.split("/", 1)[1]
+        others = [ratios[o][op] for o in ratios if o != x and op in ratios[o]]
+        bridge = math.exp(statistics.fmean(math.log(r) for r in others))
+        predicted = ref.seconds("arkworks", key) * ev[x].seconds("gnark_crypto", anchor) / (
+            ref.seconds("arkworks", f"bls12_381/{op}") * bridge)
+        assert score == pytest.approx(abs(math.log(pa[x].seconds("arkworks", key) / predicted)), rel=1e-12)
+    # too few machines in common: refused, naming what is missing
+    one = dict(list(ev.items())[:1])
+    with pytest.raises(public.CompletionError, match="at least two other machines"):
+        public.complete(zkalc.to_measurements(public.held("gnark_crypto", "bls12_381")["aws_m5.large"], "gnark_crypto",
+                                              "m5.large", "bls12_381"), ref, list(one.values()), partners=pa)
 
 
 def test_a_file_outside_zkalcs_layout_asks_for_its_library_in_one_line(tmp_path, capsys):

@@ -1,32 +1,34 @@
 """Public machines: zkalc's transcribed prices [@zkalc], completed from the reference machine's ratios.
 
-A zkalc file prices a curve's operations in one library (for BLS12-381 in arkworks: the G1 and G2
-multiplications, the pairing, MSMs, products of pairings); the book's schemes need more (modular
-exponentiations, ristretto255, hashes, BN254 in mcl).  ``complete`` fills every price the reference
-machine has and the zkalc file lacks the way the seeds' machines are completed: the reference price
-scaled by this machine's ratio to the reference machine on an *anchor*, an operation both timed in the
-same library,
+A zkalc file prices a curve's operations in one library (the G1 and G2 multiplications, the pairing,
+MSMs, products of pairings); the book's schemes need more (modular exponentiations, ristretto255,
+hashes, BN254 in mcl).  ``complete`` fills every price the reference machine has and the zkalc file
+lacks: the reference price scaled by this machine's ratio to the reference machine on an *anchor*,
 
-    price(key) = reference(key) x zkalc(anchor) / reference_library(anchor),
+    price(key) = reference(key) x zkalc(anchor) / (reference_via(anchor') x bridge(anchor)),
 
 the anchor the first of ``anchor_candidates(key)`` the file has (G2 work on the G2 multiplication,
-target-group and pairing work on the pairing, everything else on the G1 multiplication).  Each
-completed entry is marked ``completed`` (its anchor, ratio and margin) and says so in ``basis``.
+target-group and pairing work on the pairing, everything else on the G1 multiplication).  Where the
+reference machine prices the file's library on its curve, *via* is that library (anchor' = anchor,
+bridge = 1).  Otherwise (blstrs, gnark_crypto, BN254) it is the library and curve of the public
+machines (``bridge_library``), and the bridge is the geometric mean, over the machines zkalc times
+both on, of the file's library's time of that operation over via's (``bridge_ratios``).
 
-Its interval is the reference price's bounds times the anchor's bounds ratio, widened by the error of
-carrying a ratio from one machine to another (``carry_margin``): the conformal quantile at the book's
-nominal level (``uncertainty.NOMINAL``) of |ln(zkalc(key) / completed(key))| over the prices the
-*other* public machines state and the reference machine also has, each predicted from its own anchor
-as if it were missing.  The machine being completed never judges its own margin.  What the evidence
-covers: operations of one library on one curve; a completed price of another library (GMP's modular
-exponentiations, libsodium, CPython's hashing) carries a ratio across libraries as well as machines,
-an error the evidence cannot see.
+Each completed entry is marked ``completed`` and says so in ``basis``.  Its interval is the reference
+price's bounds times the anchor's bounds ratio, widened by e^margin: the conformal quantile at the
+book's level (``uncertainty.NOMINAL``) of how far *other* machines' stated prices lie from what
+completion would give them (``carry_scores``; across libraries, ``bridge_scores``, which predict
+via's stated prices on each bridging machine from the file's library there and a bridge from the
+other machines).  The machine being completed never judges its own margin.  A completed price of a
+library no zkalc file times (GMP, libsodium, CPython's hashing) also carries a ratio across
+libraries, an error the evidence cannot see.
 """
 from __future__ import annotations
 
 import math
 import shlex
 import sys
+from pathlib import Path
 
 from ..prices import measurements
 from ..calibration import uncertainty
@@ -54,27 +56,41 @@ def anchor_candidates(key: str) -> tuple:
 
 
 def anchor_for(key: str, transcribed: measurements.MeasurementSet, reference: measurements.MeasurementSet,
-               library: str, curve: str) -> str:
-    """The anchor key of `key`: the first candidate both the transcribed file and the reference file
-    price in `library`."""
+               library: str, curve: str, via: tuple | None = None, bridge: dict | None = None) -> str:
+    """The anchor key of `key`: the first candidate the transcribed file prices in `library` and the
+    reference file prices in via's library and curve (`via`, default the file's own), with a bridge
+    ratio where `bridge` is given."""
+    vl, vc = via or (library, curve)
     for op in anchor_candidates(key):
-        a = f"{curve}/{op}"
-        if transcribed.has(library, a) and reference.has(library, a):
-            return a
+        if transcribed.has(library, f"{curve}/{op}") and reference.has(vl, f"{vc}/{op}") and \
+                (bridge is None or op in bridge):
+            return f"{curve}/{op}"
     raise CompletionError(f"{transcribed.name}: no anchor for {key} (needs one of "
-                          f"{', '.join(f'{curve}/{o}' for o in anchor_candidates(key))} in {library} on both "
-                          f"this machine and {reference.name})")
+                          f"{', '.join(f'{curve}/{o}' for o in anchor_candidates(key))} in {library} on this "
+                          f"machine, {vl} {vc} on {reference.name}"
+                          + (" and a bridge ratio between them" if bridge is not None else "") + ")")
 
 
-def _library_curve(transcribed: measurements.MeasurementSet, reference: measurements.MeasurementSet) -> tuple:
+def _library_curve(transcribed: measurements.MeasurementSet) -> tuple:
     src = transcribed.provenance.get("source", {})
     library, curve = src.get("library"), src.get("curve")
     if transcribed.kind != "public" or library not in transcribed.results:
         raise CompletionError(f"{transcribed.name}: not a zkalc transcription (costbook import zkalc makes one)")
-    if library not in reference.results:
-        raise CompletionError(f"{reference.name} has no {library!r} prices to carry ratios from (it has: "
-                              f"{', '.join(reference.backends)})")
     return library, curve
+
+
+def prices_own(reference: measurements.MeasurementSet, library: str, curve: str) -> bool:
+    """Whether the reference machine prices `library` on `curve` (an anchor operation of it)."""
+    return any(reference.has(library, f"{curve}/{op}") for op in G1_ANCHORS)
+
+
+def bridge_library(reference: measurements.MeasurementSet) -> tuple:
+    """(library, curve) of the public machines' zkalc files that the reference machine also prices:
+    what another library's or curve's ratios are carried through."""
+    held = sorted({(m["library"], m["curve"]) for m in sources() if prices_own(reference, m["library"], m["curve"])})
+    if not held:
+        raise CompletionError(f"{reference.name} prices none of the public machines' libraries on their curves")
+    return held[0]
 
 
 def carry_scores(evidence, reference: measurements.MeasurementSet) -> list:
@@ -84,7 +100,10 @@ def carry_scores(evidence, reference: measurements.MeasurementSet) -> list:
     price lies from the one its anchor's ratio would give it (each pair once)."""
     out = []
     for t in evidence:
-        library, curve = _library_curve(t, reference)
+        library, curve = _library_curve(t)
+        if library not in reference.results:
+            raise CompletionError(f"{reference.name} has no {library!r} prices to carry ratios from (it has: "
+                                  f"{', '.join(reference.backends)})")
         stated = [k for k in t.keys(library) if reference.has(library, k) and not t.entry(library, k).get("completed")]
         anchors = [f"{curve}/{op}" for op in G1_ANCHORS if f"{curve}/{op}" in stated]
         ratio = {k: t.seconds(library, k) / reference.seconds(library, k) for k in stated}
@@ -98,54 +117,132 @@ def carry_scores(evidence, reference: measurements.MeasurementSet) -> list:
     return out
 
 
+def _quantile(scores: list, machines: int, level: float, what: str) -> float:
+    q = uncertainty.conformal_quantile([s for *_, s in scores], level)
+    if not math.isfinite(q):
+        raise CompletionError(f"{len(scores)} stated prices on {machines} other machine(s) are too few "
+                              f"for a {level:.0%} margin (need at least {math.ceil(level / (1 - level))}); "
+                              f"give more zkalc files of {what}")
+    return q
+
+
 def carry_margin(evidence, reference: measurements.MeasurementSet, level: float = uncertainty.NOMINAL) -> tuple:
     """(margin, scores): the conformal quantile of ``carry_scores`` at `level`, or CompletionError when
     the evidence is too little for the level."""
     scores = carry_scores(evidence, reference)
-    q = uncertainty.conformal_quantile([s for *_, s in scores], level)
-    if not math.isfinite(q):
-        raise CompletionError(f"{len(scores)} stated prices on {len(list(evidence))} other machine(s) are too few "
-                              f"for a {level:.0%} margin (need at least {math.ceil(level / (1 - level))}); "
-                              f"give more zkalc files of the same library and curve as evidence")
-    return q, scores
+    return _quantile(scores, len(list(evidence)), level, "the same library and curve"), scores
+
+
+def bridge_ratios(evidence: dict, partners: dict, library: str, curve: str, via: tuple) -> dict:
+    """{machine: {op: library's stated time of curve/op / via's stated time of its curve/op}} over the
+    machines both `evidence` (zkalc machine name -> a transcription of `library` on `curve`) and
+    `partners` (the same, of via's library and curve) hold, for the anchor operations both state."""
+    vl, vc = via
+    out = {}
+    for x in sorted(set(evidence) & set(partners)):
+        e, p = evidence[x], partners[x]
+        ops = {op: e.seconds(library, f"{curve}/{op}") / p.seconds(vl, f"{vc}/{op}") for op in G1_ANCHORS
+               if is_stated(e, library, f"{curve}/{op}") and is_stated(p, vl, f"{vc}/{op}")}
+        if ops:
+            out[x] = ops
+    return out
+
+
+def bridge_of(ratios: dict, leave_out: str | None = None) -> dict:
+    """{op: the geometric mean of its ratio over the machines of `ratios`}, without `leave_out`."""
+    logs: dict = {}
+    for x, ops in ratios.items():
+        if x != leave_out:
+            for op, r in ops.items():
+                logs.setdefault(op, []).append(math.log(r))
+    return {op: math.exp(sum(v) / len(v)) for op, v in logs.items()}
+
+
+def bridge_scores(evidence: dict, partners: dict, reference: measurements.MeasurementSet, library: str,
+                  curve: str, via: tuple) -> list:
+    """(machine, key, anchor, score): on each machine of ``bridge_ratios``, every price via's file
+    states that the reference machine has, predicted as ``complete`` would price a reference key
+    there (from that machine's `library` anchor, the bridge from the *other* machines);
+    score = |ln(stated / predicted)|."""
+    vl, vc = via
+    ratios = bridge_ratios(evidence, partners, library, curve, via)
+    out = []
+    for x in ratios:
+        bridge, e, p = bridge_of(ratios, leave_out=x), evidence[x], partners[x]
+        for key in p.keys(vl):
+            if not reference.has(vl, key) or not is_stated(p, vl, key):
+                continue
+            try:
+                a = anchor_for(key, e, reference, library, curve, via, bridge)
+            except CompletionError:
+                continue
+            op = a.split("/", 1)[1]
+            predicted = reference.seconds(vl, key) * e.seconds(library, a) / (reference.seconds(vl, f"{vc}/{op}") * bridge[op])
+            out.append((x, key, a, abs(math.log(p.seconds(vl, key) / predicted))))
+    return out
 
 
 def complete(transcribed: measurements.MeasurementSet, reference: measurements.MeasurementSet,
-             evidence=(), command: str | None = None) -> measurements.MeasurementSet:
+             evidence=(), command: str | None = None, partners: dict | None = None) -> measurements.MeasurementSet:
     """`transcribed` (a zkalc import) with every price the reference file has and it lacks completed
     from the reference machine's ratios (module docstring), each marked ``completed``; its margin from
-    `evidence` (other machines' transcriptions, never this one)."""
-    library, curve = _library_curve(transcribed, reference)
+    `evidence` (other machines' transcriptions of its library and curve, never this one).  Where the
+    reference machine does not price its library on its curve, `partners` ({zkalc machine name: a
+    transcription of ``bridge_library``}) bridge the two, paired with `evidence` by machine name
+    (``provenance.machine``)."""
+    library, curve = _library_curve(transcribed)
     others = [e for e in evidence if e.provenance.get("source") != transcribed.provenance.get("source")]
-    q, scores = carry_margin(others, reference)
+    if prices_own(reference, library, curve):
+        via, bridge, machines = (library, curve), None, []
+        q, scores = carry_margin(others, reference)
+    else:
+        via = bridge_library(reference)
+        by_machine = {str(e.provenance.get("machine")): e for e in others}
+        ratios = bridge_ratios(by_machine, partners or {}, library, curve, via)
+        if len(ratios) < 2:
+            raise CompletionError(
+                f"{reference.name} has no {library} {curve} prices, and carrying them to its {via[0]} {via[1]} needs "
+                f"zkalc files of both on at least two other machines (have {len(ratios)}"
+                + (f": {', '.join(ratios)}" if ratios else "") + ")")
+        bridge, machines = bridge_of(ratios), sorted(ratios)
+        scores = bridge_scores(by_machine, partners, reference, library, curve, via)
+        q = _quantile(scores, len(machines), uncertainty.NOMINAL, f"{library} {curve} and {via[0]} {via[1]} on the "
+                                                                  f"same machines")
     widen = math.exp(q)
     results = {library: dict(transcribed.results[library])}
     for backend, entries in reference.results.items():
         for key in entries:
             if transcribed.has(backend, key):
                 continue
-            a = anchor_for(key, transcribed, reference, library, curve)
-            ref_a = reference.seconds(library, a)
+            a = anchor_for(key, transcribed, reference, library, curve, via, bridge)
+            op = a.split("/", 1)[1]
+            ref_a = reference.seconds(via[0], f"{via[1]}/{op}") * (bridge[op] if bridge else 1.0)
             ratio = transcribed.seconds(library, a) / ref_a
             a_low, a_high = transcribed.bounds(library, a)
             low, high = reference.bounds(backend, key)
+            across = (f"{reference.name}'s {via[0]} {via[1]}/{op} x {bridge[op]:.4g} (zkalc's {library} {curve} "
+                      f"over {via[0]} {via[1]} for {op} on {', '.join(machines)})" if bridge else f"{reference.name}'s")
             results.setdefault(backend, {})[key] = {
                 "median": reference.seconds(backend, key) * ratio, "unit": "s",
                 "low": low * a_low / ref_a / widen, "high": high * a_high / ref_a * widen,
                 "basis": f"completed: {reference.name} {backend} price x this machine's {library} {a} / "
-                         f"{reference.name}'s ({ratio:.4g}), interval widened by e^{q:.3f} (carrying a ratio "
-                         f"across machines)",
-                "completed": {"anchor": a, "library": library, "ratio": ratio, "margin": q, "from": reference.name}}
+                         f"{across} ({ratio:.4g}), interval widened by e^{q:.3f} (carrying a ratio "
+                         f"across {'libraries and ' if bridge else ''}machines)",
+                "completed": {"anchor": a, "library": library, "ratio": ratio, "margin": q, "from": reference.name,
+                              **({"via": f"{via[0]} {via[1]}/{op}", "bridge": bridge[op]} if bridge else {})}}
     prov = dict(transcribed.provenance)
     prov["completion"] = {
-        "method": "price(key) = reference(key) x zkalc(anchor) / reference_library(anchor), the anchor by "
-                  "costbook.views.public.anchor_candidates; bounds: the reference bounds x the anchor's bounds ratio, "
-                  "widened by e^margin",
+        "method": ("price(key) = reference(key) x zkalc(anchor) / (reference_via(anchor) x bridge(anchor))" if bridge
+                   else "price(key) = reference(key) x zkalc(anchor) / reference_library(anchor)")
+                  + ", the anchor by costbook.views.public.anchor_candidates; bounds: the reference bounds x the "
+                    "anchor's bounds ratio, widened by e^margin",
         "reference": reference.name, "library": library,
         "margin": q, "level": uncertainty.NOMINAL,
         "margin_from": sorted({m for m, *_ in scores}), "margin_scores": len(scores),
         "completed": sum(1 for es in results.values() for e in es.values() if e.get("completed")),
         "stated": len(transcribed.results[library])}
+    if bridge:
+        prov["completion"]["via"] = {"library": via[0], "curve": via[1], "bridge": bridge, "machines": machines}
     if command:
         prov["command"] = command
     name = f"{transcribed.provenance['machine']}: zkalc {library}, the rest completed"
@@ -171,6 +268,16 @@ def sources() -> list:
     text = measurements.read_text(sources_path(), what="list of zkalc sources")
     data = measurements.parse_json(text, str(sources_path()))
     return data["machines"]
+
+
+def held(library: str, curve: str) -> dict:
+    """{zkalc machine name: path} of the zkalc files of `library` on `curve` the book holds
+    (measurements/public/zkalc/: the public machines' and the evidence's)."""
+    text = measurements.read_text(sources_path(), what="list of zkalc sources")
+    data = measurements.parse_json(text, str(sources_path()))
+    folder = sources_path().parent
+    return {Path(m["file"]).stem: folder / m["file"] for m in data["machines"] + data.get("evidence", [])
+            if m["library"] == library and m["curve"] == curve}
 
 
 def import_command(machine: dict, others: list) -> list:

@@ -7,10 +7,10 @@
 `import` reads a zkalc file (``costbook.views.zkalc``) into a measurement file of kind ``public``.  With the
 file alone, its curve and library come from its folders in zkalc's layout, and every price the
 reference file has and the zkalc file lacks is completed from the reference machine's ratios
-(``costbook.views.public``) where the reference machine has prices of that library, the margin estimated from
-the zkalc files of other machines the book holds (measurements/public/zkalc/, same library and curve)
-or from ``--evidence`` files; one line on stderr says what was stated, what was completed and from
-what.  ``--stated-only`` keeps zkalc's prices alone.  `export` writes the keys of one backend that
+(``costbook.views.public``; another library or curve than the reference's through the public machines'
+arkworks BLS12-381), the margin estimated from the zkalc files of other machines the book holds
+(measurements/public/zkalc/) or from ``--evidence`` files; one line on stderr says what was stated,
+what was completed and from what.  ``--stated-only`` keeps zkalc's prices alone.  `export` writes the keys of one backend that
 have a zkalc name, as a zkalc file, and sets its machine's entry in zkalc's machines.json.
 Both write through a temporary file and a rename (``--out``), or
 print to stdout.  Bad input is one line and exit 2, through ``cli.main``.
@@ -46,8 +46,8 @@ def register(sub, out_path) -> None:
         z.add_argument(f"--{field}", help=f"the zkalc {field} the file is from, recorded in its provenance")
     z.add_argument("--complete", action="store_true",
                    help="complete every price the reference file has and this file lacks from the reference "
-                        "machine's ratios (costbook.views.public); the default where the reference machine has "
-                        "prices of the file's library")
+                        "machine's ratios (costbook.views.public), or refuse saying what is missing; without it "
+                        "the import completes what it can and says why not otherwise")
     z.add_argument("--stated-only", action="store_true", help="keep only the prices zkalc states (no completion)")
     z.add_argument("--evidence", action="append", type=Path, metavar="FILE",
                    help="with --complete: a zkalc file of another machine (same library and curve) whose stated "
@@ -97,7 +97,7 @@ def cmd_import(args, out_path) -> int:
     mset = zkalc.to_measurements(args.file, library, args.machine or _machine_words(args.file), curve,
                                  source=given or None, command=_command(args))
     reference = measurements.load_source("reference")
-    completing = args.complete or (not args.stated_only and library in reference.backends)
+    completing = not args.stated_only
     why_not = None
     if args.evidence and not completing:
         raise zkalc.ZkalcFileError("--evidence: only with --complete (it sets a completed price's margin)")
@@ -105,7 +105,9 @@ def cmd_import(args, out_path) -> int:
         # a file is its bytes: the file itself renamed, or one machine given twice, is no further evidence
         seen = {_digest(args.file): args.file}
         given_evidence = args.evidence is not None
-        for f in args.evidence if given_evidence else _held_evidence(library, curve):
+        # the machine itself (its zkalc name) is never evidence of its own margin
+        held = [f for name, f in public.held(library, curve).items() if name != args.file.stem]
+        for f in args.evidence if given_evidence else held:
             earlier = seen.setdefault(_digest(f), f)
             if earlier is not f and given_evidence:
                 what = ("the file being completed cannot be evidence of its own margin" if earlier is args.file
@@ -113,7 +115,8 @@ def cmd_import(args, out_path) -> int:
                 raise zkalc.ZkalcFileError(f"--evidence {f}: {what}")
         evidence = [zkalc.to_measurements(f, library, f.stem, curve) for f in seen.values() if f is not args.file]
         try:
-            mset = public.complete(mset, reference, evidence, command=_command(args))
+            mset = public.complete(mset, reference, evidence, command=_command(args),
+                                   partners=None if public.prices_own(reference, library, curve) else _partners(reference))
         except public.CompletionError as e:
             if args.complete:                    # asked for: refused, saying what is missing
                 raise
@@ -136,23 +139,26 @@ def _machine_words(path: Path) -> str:
     return f"{Path(path).stem} (zkalc's machine name)"
 
 
-def _held_evidence(library: str, curve: str) -> list:
-    """The zkalc files of `library` and `curve` the book holds (measurements/public/zkalc/)."""
-    folder = public.sources_path().parent
-    return [folder / m["file"] for m in public.sources() if m["library"] == library and m["curve"] == curve]
+def _partners(reference) -> dict:
+    """{zkalc machine name: transcription} of the held files of the library and curve another library's
+    or curve's ratios are carried through (``public.bridge_library``)."""
+    library, curve = public.bridge_library(reference)
+    return {name: zkalc.to_measurements(f, library, name, curve) for name, f in public.held(library, curve).items()}
 
 
 def _summary(mset, library: str, reference, completing: bool, why_not: str | None = None) -> str:
     """The one line an import says of what it holds: stated, completed, and from what."""
     completion = mset.provenance.get("completion") or {}
-    stated = len(mset.results[library])
+    stated = sum(1 for k in mset.keys(library) if public.is_stated(mset, library, k))
     if completing:
+        via = completion.get("via")
+        bridged = (f", carried to its {via['library']} {via['curve']} prices by zkalc's ratio of the two on "
+                   f"{len(via['machines'])} machines" if via else "")
         return (f"{stated} prices stated by zkalc ({library}), {completion.get('completed')} completed from the "
-                f"{reference.name} machine's ratios, their margin a factor of {math.exp(completion['margin']):.2f} "
-                f"from {completion.get('margin_scores')} stated prices of "
+                f"{reference.name} machine's ratios{bridged}, their margin a factor of "
+                f"{math.exp(completion['margin']):.2f} from {completion.get('margin_scores')} stated prices of "
                 f"{len(completion.get('margin_from') or [])} other machines")
-    why = (why_not or ("--stated-only" if library in reference.backends else
-                       f"the reference machine has no {library} prices to carry ratios from"))
+    why = why_not or "--stated-only"
     return (f"{stated} prices stated by zkalc ({library}), none completed ({why}): a scheme's estimate needs "
             f"every price it reads, so most need another file's prices too")
 
