@@ -128,6 +128,25 @@ def test_repeated_runs_combine_into_one_entry_with_their_spread():
     assert "median spread 13.6%" in line and "widest: gmp a 27.3%" in line
 
 
+def test_an_entry_keeps_its_samples_mean_and_sd_and_runs_pool_them():
+    """The mean and standard deviation zkalc's files hold (criterion's), over the same samples as the
+    median: one run's are its samples', several runs' those of all their samples together."""
+    import statistics
+    from costbook.timing.harness import summarize
+    from costbook.timing.measure import combine_runs
+    runs = [[1.0, 2.0, 4.0, 9.0], [3.0, 3.5, 11.0], [2.5, 2.0, 2.25, 8.0, 1.5]]
+    for fastest in (False, True):
+        timings = [summarize(xs, batch=4, fastest=fastest) for xs in runs]
+        for t, xs in zip(timings, runs):
+            assert (t.mean, t.sd) == (pytest.approx(statistics.fmean(xs)), pytest.approx(statistics.stdev(xs)))
+            assert t.to_entry()["mean"] == t.mean
+        everything = [x for xs in runs for x in xs]
+        e = combine_runs(timings)
+        assert e["mean"] == pytest.approx(statistics.fmean(everything), rel=1e-12)
+        assert e["sd"] == pytest.approx(statistics.stdev(everything), rel=1e-12)
+    assert summarize([5.0], batch=1).sd == 0.0
+
+
 def test_measure_repeat_records_the_spread_and_passes_the_schema(tmp_path):
     from costbook.prices import measurements
     from costbook.timing.measure import measure
@@ -136,6 +155,7 @@ def test_measure_repeat_records_the_spread_and_passes_the_schema(tmp_path):
     m = measurements.load(out)
     entry = m.entry("python", "sha256/64B")
     assert entry["runs"] == 2 and entry["between_runs"] >= 0 and m.provenance["repeat"] == 2
+    assert 0 < entry["mean"] and 0 <= entry["sd"]
 
 
 def test_benchmarks_run_in_interleaved_rounds_each_set_up_once():

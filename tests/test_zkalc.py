@@ -197,6 +197,30 @@ def test_book_to_zkalc_to_book_keeps_medians_and_covers_the_quartiles(tmp_path, 
         assert lo <= r_lo * (1 + 1e-9) and hi >= r_hi * (1 - 1e-9)
 
 
+def test_a_measured_file_goes_to_zkalc_as_its_samples_mean_and_sd(tmp_path, capsys):
+    """zkalc's `results` and `stddev` are criterion's mean and standard deviation over its samples: a
+    file the harness measured goes out with its samples' mean and sd, not its median; a file that keeps
+    none (the reference, measured before the harness recorded them) goes out as its medians, and one
+    line says how many."""
+    from costbook.timing.harness import summarize
+    samples = {"bls12_381/g1_mul": [101e-6, 99e-6, 140e-6, 100e-6, 180e-6], "bls12_381/pairing": [1.1e-3, 1.5e-3, 1.0e-3]}
+    data = json.loads(measurements.reference_path().read_text())
+    for key, xs in samples.items():
+        data["results"]["arkworks"][key] = summarize(xs, batch=1).to_entry()
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data))
+    code, out, err = run(capsys, "export", "zkalc", "--source", path)
+    assert code == 0
+    back = zkalc.parse(out, "<stdout>")
+    for op, key in (("mul_G1", "bls12_381/g1_mul"), ("pairing", "bls12_381/pairing")):
+        assert back[op]["results"][0] == pytest.approx(statistics.fmean(samples[key]) * 1e9, rel=1e-12)
+        assert back[op]["stddev"][0] == pytest.approx(statistics.stdev(samples[key]) * 1e9, rel=1e-12)
+        assert back[op]["results"][0] != pytest.approx(statistics.median(samples[key]) * 1e9)
+    medians = sum(len(back[op]["range"]) for op in back) - 2
+    assert err == f"costbook: {medians} of the written timings are medians, not means ({data['name']} keeps no " \
+                  "samples' mean and sd for them: a measurement from costbook measure does)\n"
+
+
 def test_export_to_stdout_is_a_zkalc_file(capsys):
     code, out, _ = run(capsys, "export", "zkalc")
     assert code == 0 and "mul_G1" in zkalc.parse(out, "<stdout>")

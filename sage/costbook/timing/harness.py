@@ -51,9 +51,12 @@ class Timing:
     batch: int
     unit: str = "s"
     min: float | None = None      # the fastest sample: noise on a shared machine only ever adds time
+    # the samples' mean and standard deviation: what criterion, and so zkalc, reports (export zkalc)
+    mean: float | None = None
+    sd: float | None = None
 
     def to_entry(self) -> dict:
-        return asdict(self)
+        return {k: v for k, v in asdict(self).items() if v is not None or k == "min"}
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,8 @@ def summarize(per_op_times: list[float], batch: int, fastest: bool = False) -> T
     mad = statistics.median(abs(x - med) for x in xs)
     if fastest:
         q1, q3 = xs[0], med
-    return Timing(median=q1 if fastest else med, q1=q1, q3=q3, mad=mad, samples=len(xs), batch=batch, min=xs[0])
+    return Timing(median=q1 if fastest else med, q1=q1, q3=q3, mad=mad, samples=len(xs), batch=batch, min=xs[0],
+                  mean=statistics.fmean(xs), sd=statistics.stdev(xs) if len(xs) >= 2 else 0.0)
 
 
 def calibrate_batch(op: Callable[[], object], min_batch_seconds: float,

@@ -191,7 +191,18 @@ def combine_runs(timings: list) -> dict:
                  mad=mid([t.mad for t in timings]), samples=sum(t.samples for t in timings),
                  batch=min(t.batch for t in timings), min=min(t.min for t in timings),
                  runs=len(timings), between_runs=(max(medians) - min(medians)) / mid(medians))
+    if all(t.mean is not None and t.sd is not None for t in timings):
+        entry.update(zip(("mean", "sd"), pooled(timings)))
     return entry
+
+
+def pooled(timings: list) -> tuple:
+    """(mean, sd) of all the samples of several runs, from each run's count, mean and sd (the one
+    standard deviation of the pooled samples, not an average of the runs')."""
+    n = sum(t.samples for t in timings)
+    mean = sum(t.samples * t.mean for t in timings) / n
+    within = sum((t.samples - 1) * t.sd ** 2 + t.samples * (t.mean - mean) ** 2 for t in timings)
+    return mean, math.sqrt(within / (n - 1)) if n >= 2 else 0.0
 
 
 def spread_summary(results: dict) -> str:

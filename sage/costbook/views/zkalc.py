@@ -342,11 +342,36 @@ def zkalc_name(key: str) -> tuple | None:
     return None
 
 
+def zkalc_statistic(e: dict) -> str:
+    """How ``from_measurements`` writes an entry: "mean" (the samples' mean and sd, as criterion and so
+    zkalc report them) where the harness recorded them, else "median" (the median as the mean, an sd
+    from the quartiles or the stated range)."""
+    return "mean" if "mean" in e and "sd" in e else "median"
+
+
+def written(mset: measurements.MeasurementSet, backend: str, curve: str) -> list:
+    """(key, zkalc operation, size) of each price ``from_measurements`` writes: the keys of `backend` on
+    `curve` with a zkalc name, but a price completed from another machine or an operation zkalc
+    names for that library's all-core run (``MULTI_THREADED``)."""
+    out = []
+    for key in mset.keys(backend):
+        named = zkalc_name(key)
+        if named is None or named[0] != curve:
+            continue
+        _, op, n = named
+        if mset.entry(backend, key).get("completed") or op in MULTI_THREADED.get(backend, ()):
+            continue        # another machine's price; or zkalc's name for that library's all-core operation
+        out.append((key, op, n))
+    return out
+
+
 def from_measurements(mset: measurements.MeasurementSet, backend: str, curve: str = "bls12_381") -> dict:
-    """zkalc's JSON of `backend`'s prices in `mset` for `curve`: every key with a zkalc name, in ns, the
-    median as the mean and sd = the wider of (q3 - median, median - q1) / 0.6745 (a normal law's; the
-    upper side alone where the import clipped q1), from a stated range (low/high) the same way; an
-    operation with a price given without any spread has no stddev.  A price completed from another
+    """zkalc's JSON of `backend`'s prices in `mset` for `curve`: every key with a zkalc name, in ns.
+    An entry with the samples' mean and standard deviation (the harness records them) gives those, the
+    statistics zkalc's own files hold; otherwise (a zkalc import, an older file) the median is the mean
+    and sd = the wider of (q3 - median, median - q1) / 0.6745 (a normal law's; the upper side alone
+    where the import clipped q1), from a stated range (low/high) the same way; an operation with a
+    price given without any spread has no stddev.  A price completed from another
     machine's ratios (``costbook.views.public``) is no benchmark of this machine and is not written, nor an
     operation zkalc times on all cores in that library (``MULTI_THREADED``): the book's is one thread's."""
     if curve not in set(CURVES.values()):
@@ -354,19 +379,17 @@ def from_measurements(mset: measurements.MeasurementSet, backend: str, curve: st
     if backend not in mset.results:
         raise ZkalcFileError(f"{mset.name}: no backend {backend!r} (have: {', '.join(mset.backends)})")
     ops: dict = {}
-    for key in mset.keys(backend):
-        named = zkalc_name(key)
-        if named is None or named[0] != curve:
-            continue
-        _, op, n = named
+    for key, op, n in written(mset, backend, curve):
         e = mset.entry(backend, key)
-        if e.get("completed") or op in MULTI_THREADED.get(backend, ()):
-            continue        # another machine's price; or zkalc's name for that library's all-core operation
-        mean = mset.seconds(backend, key) * 1e9
-        low, high = (b * 1e9 for b in mset.bounds(backend, key))
-        spread = "q1" in e or "low" in e
-        clipped = "q1" in e and e["q1"] <= CLIP_SHARE * e["median"] * (1 + 1e-12)
-        sd = (high - mean if clipped else max(high - mean, mean - low)) / NORMAL_QUARTILE if spread else None
+        if zkalc_statistic(e) == "mean":
+            to_ns = measurements.UNITS[e["unit"]] * 1e9
+            mean, sd = e["mean"] * to_ns, e["sd"] * to_ns
+        else:
+            mean = mset.seconds(backend, key) * 1e9
+            low, high = (b * 1e9 for b in mset.bounds(backend, key))
+            spread = "q1" in e or "low" in e
+            clipped = "q1" in e and e["q1"] <= CLIP_SHARE * e["median"] * (1 + 1e-12)
+            sd = (high - mean if clipped else max(high - mean, mean - low)) / NORMAL_QUARTILE if spread else None
         ops.setdefault(op, []).append((n, mean, sd))
     if not ops:
         raise ZkalcFileError(f"{mset.name}: backend {backend!r} has no {curve} key with a zkalc name")

@@ -178,6 +178,9 @@ def cmd_export(args, out_path) -> int:
     backend = args.backend or str(stated.get("library") or "arkworks")
     curve = args.curve or str(stated.get("curve") or "bls12_381")
     data = zkalc.from_measurements(mset, backend, curve)
+    # a zkalc import's median is zkalc's own mean; any other median is not
+    medians = sum(1 for k, _, _ in zkalc.written(mset, backend, curve) if "zkalc" not in mset.entry(backend, k)
+                  and zkalc.zkalc_statistic(mset.entry(backend, k)) == "median")
     text = json.dumps(data, indent=2) + "\n"
     zkalc.parse(text, "<export>")          # what we write, a zkalc reader reads
     if out is None:
@@ -187,6 +190,9 @@ def cmd_export(args, out_path) -> int:
         atomic.write_text(out, text, durable=True)
         print(out)
         print(_add_machine(machines_file(Path(out)), Path(out).stem, zkalc.machine_entry(mset)))
+    if medians:     # zkalc's files hold means: say where this one could not
+        print(f"costbook: {medians} of the written timings are medians, not means ({mset.name} keeps no samples' "
+              f"mean and sd for them: a measurement from costbook measure does)", file=sys.stderr)
     return 0
 
 
