@@ -55,12 +55,19 @@ ZKALC_NAMES = {
 #: gnark_crypto: zkalc runs gnark-crypto's BenchmarkMultiExpG1/G2 (backend/gnark/zkalc.sh), whose
 #: MultiExp with a default ecc.MultiExpConfig spreads its work over go routines on every CPU.
 #: blstrs: its multi_exp is blst's Rust p1_affines/p2_affines mult, which tiles the Pippenger sum over
-#: blst's thread pool unless built with "no-threads" (zkalc's build is not).  Other libraries'
-#: threading is not known to this table: their operations are taken as single-threaded.
+#: blst's thread pool unless built with "no-threads" (zkalc's build is not).  Other libraries' MSMs
+#: are set aside where their own figures show more than one thread (``threads_shown``).
 MULTI_THREADED = {"arkworks": frozenset({"msm_G1", "msm_G2", "msm_Gt", "pairing_product"}),
                   "gnark_crypto": frozenset({"msm_G1", "msm_G2"}),
                   "blstrs": frozenset({"msm_G1", "msm_G2"})}
 
+#: the bits of each curve's scalars (its group order's), the work of one MSM term
+SCALAR_BITS = {"bls12_381": 255, "bn254": 254}
+#: the MSMs whose figures ``threads_shown`` reads, each with the addition of its group
+MSM_ADDITIONS = {"msm_G1": "add_G1", "msm_G2": "add_G2"}
+#: the least a bucket addition costs, as a share of the file's full addition: a mixed or batched-affine
+#: addition costs about half of a projective one; a quarter leaves room for any library's tricks
+CHEAPEST_ADDITION = 0.25
 #: a normal law's quartiles lie 0.6745 standard deviations from its median
 NORMAL_QUARTILE = 0.6744897501960817
 #: where mean - 0.6745 sd would reach zero, q1 is clipped to this share of the mean
@@ -201,6 +208,31 @@ def book_key(op: str, size: int, curve: str) -> str | None:
 # ---------------------------------------------------------------------------
 # zkalc -> measurement file
 
+def one_thread_floor(n: int, bits: int, addition_ns: float) -> float:
+    """The least time (ns) one thread can take for an n-term MSM of `bits`-bit scalars by Pippenger's
+    bucket method at its best window c: ceil(bits / c) windows, each adding the n points into buckets
+    and summing 2^c buckets, every addition at ``CHEAPEST_ADDITION`` of `addition_ns`."""
+    return min(math.ceil(bits / c) * (n + 2 ** c) for c in range(1, 33)) * CHEAPEST_ADDITION * addition_ns
+
+
+def threads_shown(ops: dict, curve: str) -> dict:
+    """{msm operation: words} for each MSM of a parsed zkalc file whose own figures show more than one
+    thread: at some size it took less than one thread's floor (``one_thread_floor``, from the file's
+    addition of that group).  An MSM within one thread's reach is not proven single-threaded (two
+    threads rarely fall below the floor): its library's build decides (``MULTI_THREADED``)."""
+    shown = {}
+    for op, addition in MSM_ADDITIONS.items():
+        if op not in ops or addition not in ops:
+            continue
+        add = ops[addition]["results"][0]
+        share, n, took = min((t / one_thread_floor(n, SCALAR_BITS[curve], add), n, t)
+                             for n, t in zip(ops[op]["range"], ops[op]["results"]))
+        if share < 1:
+            shown[op] = (f"its figures show more than one thread: {n} terms in {took:.4g} ns, {share:.2f} of the "
+                         f"least one thread could take (costbook.views.zkalc.one_thread_floor, from {addition})")
+    return shown
+
+
 def _quartiles(mean: float, sd) -> tuple:
     """(q1, q3) of a normal law of that mean and deviation, mean -/+ 0.6745 sd, q1 clipped above zero
     (``CLIP_SHARE``); (mean, mean) without sd."""
@@ -268,7 +300,8 @@ def to_measurements(path, library: str, machine: str, curve: str | None = None, 
     files) is priced as zkalc's own estimates price it, by its first timing (its frontend reads
     ``results[0]``), with a spread wide enough for the others (``_entry``).  Set aside: operations
     the book does not price (field arithmetic, FFTs, ...), operations zkalc times on all of the
-    machine's cores where the book prices one thread (``MULTI_THREADED``), and MSM or
+    machine's cores where the book prices one thread (``MULTI_THREADED``, and any MSM whose figures
+    show it: ``threads_shown``), and MSM or
     pairing-product sizes whose price falls as the size grows (a library switching algorithm; the
     book's schema refuses a price that falls as the work grows: ``_falling_sizes``).  A file
     without ``stddev`` gives prices without a spread, and each says so."""
@@ -281,6 +314,7 @@ def to_measurements(path, library: str, machine: str, curve: str | None = None, 
     where = (source or {}).get("path") or Path(path).name
     entries, aside = {}, []
     lines = _lines_of(text)
+    shown = threads_shown(ops, book_curve)
     for op, body in ops.items():
         line = lines.get(op, 1)
         sds = body["stddev"] or [None] * len(body["range"])
@@ -289,9 +323,11 @@ def to_measurements(path, library: str, machine: str, curve: str | None = None, 
             timings.setdefault(n, []).append((mean, sd))
         for n, timed in timings.items():
             key = book_key(op, n, book_curve)
+            built = op in MULTI_THREADED.get(library, ())
             reason = ("the book prices no such operation" if key is None else
-                      f"zkalc's {library} build times {op} on all the machine's cores; the book prices one "
-                      f"thread (costbook.views.zkalc.MULTI_THREADED)" if op in MULTI_THREADED.get(library, ()) else None)
+                      f"zkalc's {library} build times {op} on all the machine's cores (costbook.views.zkalc."
+                      f"MULTI_THREADED)" + (f", and {shown[op]}" if op in shown else "") + "; the book prices one thread"
+                      if built else f"{shown[op]}; the book prices one thread" if op in shown else None)
             if reason:
                 aside += [{"op": op, "size": n, "mean_ns": mean, **({"sd_ns": sd} if sd is not None else {}),
                            "line": line, "reason": reason} for mean, sd in timed]
