@@ -50,8 +50,8 @@ def register(sub, out_path) -> None:
                         "the import completes what it can and says why not otherwise")
     z.add_argument("--stated-only", action="store_true", help="keep only the prices zkalc states (no completion)")
     z.add_argument("--evidence", action="append", type=Path, metavar="FILE",
-                   help="with --complete: a zkalc file of another machine (same library and curve) whose stated "
-                        "prices estimate the margin of a completed price (repeatable)")
+                   help="a zkalc file of another machine (same library and curve) whose stated prices estimate "
+                        "the margin of a completed price (repeatable; default: the zkalc files the book holds)")
     z.add_argument("--out", help="the measurement file to write (default: stdout)")
     z.set_defaults(func=lambda args: cmd_import(args, out_path))
 
@@ -99,8 +99,6 @@ def cmd_import(args, out_path) -> int:
     reference = measurements.load_source("reference")
     completing = not args.stated_only
     why_not = None
-    if args.evidence and not completing:
-        raise zkalc.ZkalcFileError("--evidence: only with --complete (it sets a completed price's margin)")
     if completing:
         # a file is its bytes: the file itself renamed, or one machine given twice, is no further evidence
         seen = {_digest(args.file): args.file}
