@@ -34,7 +34,7 @@ from costbook.views import machines
 from costbook import schemes
 from costbook.book.render import render_book
 
-from test_live_pricing import cli_steps, reader_machine
+from test_live_pricing import bridged_machine, cli_steps, reader_machine
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -258,6 +258,12 @@ def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
     said = page.js("document.querySelector('.costbook-live-message').textContent")
     assert "a public benchmark's prices (costbook import zkalc)" in said and "completed from the reference" in said, said
     priced_like_the_cli(page, imported, {**defaults, OPTION: VALUE}, defaults)
+    # and a zkalc file of another library and curve, imported with the file alone (completed through
+    # arkworks BLS12-381): the same
+    bridged = bridged_machine(tmp_path)
+    page.send("DOM.setFileInputFiles", nodeId=node["nodeId"], files=[str(bridged)])
+    page.wait_for(f"document.querySelector('.costbook-live-words').textContent.includes('{bridged.name}')")
+    priced_like_the_cli(page, bridged, {**defaults, OPTION: VALUE}, defaults)
 
     shot = page.send("Page.captureScreenshot", format="png", captureBeyondViewport=True,
                      clip={**page.js("""(() => { const r = document.querySelector('.costbook-live').getBoundingClientRect();
