@@ -264,6 +264,16 @@ def test_chapter_reprices_for_a_reader_file(chapter_page, browser, tmp_path):
     page.send("DOM.setFileInputFiles", nodeId=node["nodeId"], files=[str(bridged)])
     page.wait_for(f"document.querySelector('.costbook-live-words').textContent.includes('{bridged.name}')")
     priced_like_the_cli(page, bridged, {**defaults, OPTION: VALUE}, defaults)
+    # the command line the page shows for a file is one a shell takes as written, whatever its name
+    import shlex
+    odd = tmp_path / "it's <img src=x onerror=window.hostile=4> $(true).json"
+    odd.write_bytes(bridged.read_bytes())
+    page.send("DOM.setFileInputFiles", nodeId=node["nodeId"], files=[str(odd)])
+    page.wait_for("document.querySelector('.costbook-live-words').textContent.includes('$(true)')")
+    shown = page.js("document.querySelector('.costbook-live code').textContent")
+    assert f" --source {shlex.quote(odd.name)}" in shown + " ", shown
+    assert shlex.split(shown)[:4] == ["costbook", "estimate", SCHEME, "--source"] and shlex.split(shown)[4] == odd.name
+    assert page.js("window.hostile === undefined")
 
     shot = page.send("Page.captureScreenshot", format="png", captureBeyondViewport=True,
                      clip={**page.js("""(() => { const r = document.querySelector('.costbook-live').getBoundingClientRect();

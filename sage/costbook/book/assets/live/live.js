@@ -176,7 +176,9 @@
     }
     const own = () => (state.machine === "file" ? state.own : state.machine === "here" ? state.here : null);
     const kind = () => (own() ? own().kind : data().machines.find((m) => m.id === state.machine).kind);
-    const sourceArg = () => (state.machine === "file" ? state.ownFile : state.machine === "here" ? state.hereFile : state.machine);
+    // a file's name as a shell word, as Python's shlex.quote writes it: the line is meant to be pasted
+    const shellWord = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'"'"'`)}'`);
+    const sourceArg = () => shellWord(state.machine === "file" ? state.ownFile : state.machine === "here" ? state.hereFile : state.machine);
 
     function build() {
       const d = data();
