@@ -461,9 +461,8 @@ def test_a_bridged_zkalc_file_alone_prices_every_scheme_its_margin_from_other_ma
         entry["median"] *= 2
         entry.pop("q1", None), entry.pop("q3", None)
     doubled = measurements.validate(doubled, "doubled")
-    others = [zkalc.to_measurements(p, library, n, curve) for n, p in public.held(library, curve).items() if n != name]
-    partners = {n: zkalc.to_measurements(p, "arkworks", n, "bls12_381")
-                for n, p in public.held("arkworks", "bls12_381").items()}
+    others = [t for n, t in public.held_transcriptions(library, curve).items() if n != name]
+    partners = public.held_transcriptions("arkworks", "bls12_381")
     again = public.complete(doubled, ref, others, partners=partners)
     assert again.provenance["completion"]["margin"] == q and again.provenance["completion"]["via"]["bridge"] == via["bridge"]
 
@@ -473,8 +472,8 @@ def test_bridge_scores_predict_each_machines_arkworks_prices_from_its_other_libr
     stated price there against the one predicted from the other library's anchor and the bridge of the
     *other* machines; a machine's own ratio never enters its score."""
     ref = measurements.load_source("reference")
-    ev = {n: zkalc.to_measurements(p, "gnark_crypto", n, "bls12_381") for n, p in public.held("gnark_crypto", "bls12_381").items()}
-    pa = {n: zkalc.to_measurements(p, "arkworks", n, "bls12_381") for n, p in public.held("arkworks", "bls12_381").items()}
+    ev = public.held_transcriptions("gnark_crypto", "bls12_381")
+    pa = public.held_transcriptions("arkworks", "bls12_381")
     via = ("arkworks", "bls12_381")
     ratios = public.bridge_ratios(ev, pa, "gnark_crypto", "bls12_381", via)
     assert sorted(ratios) == sorted(set(ev) & set(pa)) and len(ratios) >= 3

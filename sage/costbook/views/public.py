@@ -33,6 +33,7 @@ from pathlib import Path
 from ..prices import measurements
 from ..calibration import uncertainty
 from ..prices.keys import family_of, sort_key
+from . import zkalc
 
 #: the anchors of a key's work, first present wins (operations of the transcribed curve)
 G2_ANCHORS = ("g2_mul", "g1_mul", "pairing")
@@ -263,21 +264,29 @@ def sources_path():
     return measurements.project_root() / "measurements" / "public" / "zkalc" / "sources.json"
 
 
+def _listed() -> dict:
+    """measurements/public/zkalc/sources.json: the public machines' zkalc files and the evidence's."""
+    text = measurements.read_text(sources_path(), what="list of zkalc sources")
+    return measurements.parse_json(text, str(sources_path()))
+
+
 def sources() -> list:
     """The zkalc files the book transcribes, one per public machine (measurements/public/zkalc/sources.json)."""
-    text = measurements.read_text(sources_path(), what="list of zkalc sources")
-    data = measurements.parse_json(text, str(sources_path()))
-    return data["machines"]
+    return _listed()["machines"]
 
 
 def held(library: str, curve: str) -> dict:
     """{zkalc machine name: path} of the zkalc files of `library` on `curve` the book holds
     (measurements/public/zkalc/: the public machines' and the evidence's)."""
-    text = measurements.read_text(sources_path(), what="list of zkalc sources")
-    data = measurements.parse_json(text, str(sources_path()))
-    folder = sources_path().parent
+    data, folder = _listed(), sources_path().parent
     return {Path(m["file"]).stem: folder / m["file"] for m in data["machines"] + data.get("evidence", [])
             if m["library"] == library and m["curve"] == curve}
+
+
+def held_transcriptions(library: str, curve: str) -> dict:
+    """{zkalc machine name: transcription} of ``held(library, curve)``, each named by its zkalc machine
+    name (how ``complete`` pairs a file of one library with the bridge's)."""
+    return {name: zkalc.to_measurements(f, library, name, curve) for name, f in held(library, curve).items()}
 
 
 def import_command(machine: dict, others: list) -> list:

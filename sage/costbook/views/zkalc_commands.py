@@ -140,8 +140,7 @@ def _machine_words(path: Path) -> str:
 def _partners(reference) -> dict:
     """{zkalc machine name: transcription} of the held files of the library and curve another library's
     or curve's ratios are carried through (``public.bridge_library``)."""
-    library, curve = public.bridge_library(reference)
-    return {name: zkalc.to_measurements(f, library, name, curve) for name, f in public.held(library, curve).items()}
+    return public.held_transcriptions(*public.bridge_library(reference))
 
 
 def _summary(mset, library: str, reference, completing: bool, why_not: str | None = None) -> str:
