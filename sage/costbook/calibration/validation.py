@@ -21,8 +21,8 @@ A protocol run may also be replayed with its priced operations answered from a r
 (``costbook.prices.replay``): the time left is the interpreter's work the counts do not price, added to the
 prediction as a measured term and reported as a share of it (at most ``INTERPRETER_SHARE_LIMIT``).
 
-tests/test_validation_bounds.py runs every scheme's gate cases once and judges them by the rule
-``costbook.calibration.gate`` derives from the committed runs: no step far beyond its interval.
+tests/test_validation_bounds.py runs every scheme's gate cases (``gate.RUNS_PER_CASE`` times each) and
+judges them by the rule ``costbook.calibration.gate`` derives from the committed runs.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ import importlib
 import os
 import tempfile
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Mapping
 
 from ..system import children
@@ -134,19 +134,20 @@ class StepCheck:
     predicted_high: float | None = None    # None: the prediction's point value
     interpreter: Timing | None = None      # the step replayed without its priced operations, if measured
     cold_start: Timing | None = None       # what a step's first operations cost over warm ones, if measured
+    round_predicted: tuple | None = None   # each round's prediction (``round_predictions``), if known
 
     @classmethod
     def of(cls, step: str, estimate, measured: Timing, interpreter: Timing | None = None,
-           cold_start: Timing | None = None) -> "StepCheck":
+           cold_start: Timing | None = None, round_predicted: tuple | None = None) -> "StepCheck":
         """A check of `measured` against an Estimate, with the Estimate's interval; plus, when given,
         the step's interpreter work and its cold start (``validate_clocked_together``), each a
         measured term: its median added to the prediction, its quartiles to the interval's ends."""
         terms = [t for t in (interpreter, cold_start) if t is not None]
         if not terms:
-            return cls(step, estimate.total, measured, estimate.low, estimate.high)
+            return cls(step, estimate.total, measured, estimate.low, estimate.high, round_predicted=round_predicted)
         return cls(step, estimate.total + sum(t.median for t in terms), measured,
                    estimate.low + sum(t.q1 for t in terms), estimate.high + sum(t.q3 for t in terms),
-                   interpreter, cold_start)
+                   interpreter, cold_start, round_predicted)
 
     @property
     def interpreter_share(self) -> float | None:
@@ -179,7 +180,18 @@ class StepCheck:
                 "error": self.error, "inside": self.inside,
                 **({} if self.interpreter is None else
                    {"interpreter_s": self.interpreter.median, "interpreter_share": self.interpreter_share}),
-                **({} if self.cold_start is None else {"cold_start_s": self.cold_start.median})}
+                **({} if self.cold_start is None else {"cold_start_s": self.cold_start.median}),
+                **self.rounds_dict()}
+
+    def rounds_dict(self) -> dict:
+        """The step's time and its prediction in each round, in the order the rounds ran, where both are
+        known: what a statistic that pairs a step with the prices of its own round is computed from.
+        The judged statistic is the ratio of the medians (``error``); the evidence keeps the rounds so
+        that another can be judged on the same runs."""
+        rounds = self.measured.rounds
+        if rounds is None or self.round_predicted is None or len(rounds) != len(self.round_predicted):
+            return {}
+        return {"round_measured_s": list(rounds), "round_predicted_s": list(self.round_predicted)}
 
 
 def validate_steps(steps: Mapping[str, Callable[[], object]], counts: Mapping[str, Counts],
@@ -222,9 +234,33 @@ def validate_steps_together(cases, backend: str, profile: Profile | None = None)
     timed, prices = _timed_with_prices([counts for _, counts, _ in cases], ops, backend, profile,
                                        "validate_steps", warmup_seconds=profile.warmup_seconds)
     return [[StepCheck.of(name, price(counts[name], prices, backend), timed[("step", i, name)],
-                          timed.get(("replay", i, name)))
+                          timed.get(("replay", i, name)),
+                          round_predicted=round_predictions(counts[name], timed, [timed.get(("replay", i, name))]))
              for name in steps]
             for i, (steps, counts, _) in enumerate(cases)]
+
+
+def round_predictions(counts: Mapping[str, float], timed: Mapping, terms=()) -> tuple | None:
+    """Each round's prediction of a step: its counts priced at that round's own sample of each key
+    (``timed[("key", k)].rounds``), plus that round's sample of each measured term in `terms` (None
+    ones skipped); None where some key or term was not timed in every round."""
+    series = [[n * x for x in (timed[("key", k)].rounds or ())] for k, n in Counts(counts).items()]
+    series += [list(t.rounds or ()) for t in terms if t is not None]
+    lengths = {len(s) for s in series}
+    if len(lengths) != 1 or 0 in lengths:
+        return None
+    return tuple(map(sum, zip(*series)))
+
+
+def per_round(samples: list, batch: int) -> tuple:
+    """Samples taken `batch` to a round (a protocol run timed `batch` times in each round), as one mean
+    per round, in order."""
+    return tuple(sum(samples[i:i + batch]) / batch for i in range(0, len(samples), batch))
+
+
+def summarized_by_round(samples: list, batch: int) -> Timing:
+    """``summarize`` of per-call samples taken `batch` to a round, with their means per round as its rounds."""
+    return replace(summarize(samples, 1), rounds=per_round(samples, batch))
 
 
 def _timed_with_prices(count_maps, ops: dict, backend: str, profile: Profile, command: str, **timing):
@@ -330,7 +366,8 @@ def validate_clocked_together(cases, backend: str, profile: Profile | None = Non
     # a run takes far longer than a batch, so it is timed once per round
     timed, prices = _timed_with_prices([counts for _, counts, _ in cases], ops, backend, profile,
                                        "validate_clocked", warmup_seconds=0.0, rewarm_long=cold_start is None)
-    cold = None if probe_clock is None else summarize([r[COLD] - r[WARM] for r in probe_clock.timed_runs], 1)
+    cold = None if probe_clock is None else summarized_by_round([r[COLD] - r[WARM] for r in probe_clock.timed_runs],
+                                                                timed[("cold start",)].batch)
     out = []
     for i, (run, counts, replay) in enumerate(cases):
         clock, replay_clock = clocks[i]
@@ -339,11 +376,13 @@ def validate_clocked_together(cases, backend: str, profile: Profile | None = Non
             raise ValueError(f"the run never timed the steps {sorted(missing)}")
         rounds = clock.timed_runs
         assert len(rounds) == profile.samples * timed[("run", i)].batch
-        interp = None
+        interp = {}
         if replay is not None:
-            interp = {name: summarize([r.get(name, 0.0) for r in replay_clock.timed_runs], 1) for name in counts}
-        out.append([StepCheck.of(name, price(c, prices, backend), summarize([r[name] for r in rounds], 1),
-                                 interp[name] if interp else None, cold)
+            interp = {name: summarized_by_round([r.get(name, 0.0) for r in replay_clock.timed_runs],
+                                                timed[("replay", i)].batch) for name in counts}
+        steps = {name: summarized_by_round([r[name] for r in rounds], timed[("run", i)].batch) for name in counts}
+        out.append([StepCheck.of(name, price(c, prices, backend), steps[name], interp.get(name), cold,
+                                 round_predictions(c, timed, [interp.get(name), cold]))
                     for name, c in counts.items()])
     return out
 
@@ -412,7 +451,7 @@ def _judged(runs: list, scheme: str | None = None, machine: str | None = None) -
 
 #: how many processes ``costbook validate`` runs a validation in by default: one, the statistic every
 #: prediction interval is calibrated on (the evidence holds single processes' runs, and the gate judges
-#: one run of each case, once: ``costbook.calibration.gate``); more report each step's median process,
+#: each of its runs by itself, once: ``costbook.calibration.gate``); more report each step's median process,
 #: whose spread the intervals do not claim
 PROCESSES = 1
 MAX_PROCESSES = 9

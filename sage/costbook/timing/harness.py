@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Callable
 
 #: CPU seconds of this process (every thread of it), see the module docstring.
@@ -54,9 +54,12 @@ class Timing:
     # the samples' mean and standard deviation: what criterion, and so zkalc, reports (export zkalc)
     mean: float | None = None
     sd: float | None = None
+    # the samples in the order they were taken, one per round (``time_interleaved``): a validation pairs
+    # a step's rounds with its prices' (``costbook.calibration.validation``); no measurement file keeps them
+    rounds: tuple | None = None
 
     def to_entry(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v is not None or k == "min"}
+        return {k: v for k, v in asdict(self).items() if (v is not None or k == "min") and k != "rounds"}
 
 
 @dataclass(frozen=True)
@@ -330,7 +333,8 @@ def time_interleaved(ops: dict, *, samples: int = 5, min_batch_seconds: float = 
                 _timed_batch = False
         if progress:
             progress("round", round_ + 1)
-    return {name: summarize(per_op[name], prepared[name][2], fastest) for name in prepared}
+    return {name: replace(summarize(per_op[name], prepared[name][2], fastest), rounds=tuple(per_op[name]))
+            for name in prepared}
 
 
 def run_benchmark(bench: Benchmark, profile: Profile,
