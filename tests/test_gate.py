@@ -1,10 +1,11 @@
 """The validation gate's rule (costbook.calibration.gate): derived by code from the committed runs, it
 fails an honest model's gate at most 5% of the time on the committed runs resampled as the gate draws
-them, and its beyond factor holds on made-up exchangeable runs; a model whose intervals are too narrow
-passes far less often; on made-up runs its floor and beyond factor are those its definition gives,
-and too few runs are refused."""
+them, and its beyond factor holds on made-up exchangeable runs; a model whose intervals hold 70% of the
+evidence passes at most 10% of the time; on made-up runs its floor and beyond factor are those its
+definition gives, and too few runs give the farthest of them.""" 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -36,17 +37,16 @@ def test_an_honest_model_passes_at_least_95_percent_of_the_evidence_s_draws(case
     assert _pass_rate(cases, judged) >= 1 - gate.FALSE_ALARM
 
 
-def test_a_model_too_sure_of_itself_passes_far_less_often(cases, judged):
+def test_a_model_whose_intervals_hold_70_percent_passes_at_most_10_percent(cases, judged):
     """Every committed interval narrowed about its centre until the evidence holds 70% of its checks: the
-    rule set by the honest intervals passes far fewer of the gate's draws, in-sample and judged as a
-    sitting the rule never saw.  (Not at most 10% of them, as the aim is: whole runs displaced together
-    make the mean of five runs' shares spread widely; chapter 1 prints the figure.)"""
+    rule set by the honest intervals passes at most 10% of the gate's draws, in-sample and, on average,
+    each sitting judged by the rule its other sittings set."""
     narrow = gate.narrowing_for(0.70, judged)
     held = sum(gate.distance(j["low"], j["high"], j["measured"]) <= narrow for j in judged) / len(judged)
     assert 0.70 <= held < 0.71
-    assert _pass_rate(cases, judged, narrow) < _pass_rate(cases, judged) - 0.5
-    honest, narrowed = _known(gate.held_out(cases, judged)), _known(gate.held_out(cases, judged, narrow))
-    assert len(honest) >= 2 and _mean(narrowed) < _mean(honest) - 0.5
+    assert _pass_rate(cases, judged, narrow) <= 0.10
+    narrowed = _known(gate.held_out(cases, judged, narrow))
+    assert len(narrowed) >= 2 and _mean(narrowed) <= 0.10
 
 
 def test_held_out_by_sitting_an_honest_model_passes_at_least_95_percent(cases, judged):
@@ -86,26 +86,34 @@ def test_on_made_up_draws_the_mean_floor_fails_at_most_its_share_of_the_false_al
     rng = random.Random(2027)
 
     def drawn(n, narrow=1.0):
-        return [(1.0, [(f"case {k}", r) for k, r in enumerate(_made_up_runs(3, rng, narrow))]) for _ in range(n)]
-    rule = gate.Rule(beyond=math.inf, mean_floor=gate.mean_floor_of(drawn(1000)), runs=0, draws=1000, judged=3)
-    fresh = drawn(6000)
+        return [[(f"case {k}", r) for k, r in enumerate(_made_up_runs(3, rng, narrow))] for _ in range(n)]
+    rule = gate.Rule(beyond=math.inf, mean_floor=gate.mean_floor_of([_sitting(runs) for runs in drawn(1000)]),
+                     runs=0, draws=1000, judged=3)
+    fresh = [(1.0, runs) for runs in drawn(6000)]
     failed = sum(not rule.passes(runs) for _, runs in fresh) / len(fresh)
     assert failed <= gate.FALSE_ALARM * (1 - gate.BEYOND_SHARE) * 1.5
     assert 0.5 < rule.mean_floor < 0.9
-    assert sum(not rule.passes(runs) for _, runs in drawn(2000, narrow=0.6)) / 2000 > 0.5
+    assert sum(not rule.passes(runs) for runs in drawn(2000, narrow=0.6)) / 2000 > 0.5
+
+
+def _sitting(runs, weight=1.0, name="made up"):
+    """A Sitting of one draw: each case's one run of `runs` ([(case, [Step, ...])])."""
+    return gate.Sitting(name, weight, tuple((gate.Unit.of([steps]),) for _, steps in runs))
 
 
 def test_the_rule_follows_its_definition_on_made_up_runs():
-    """199 runs, one of them with a step 2.2 half-widths out: for a gate of one run, alpha_b is 3.5%, the
-    beyond factor the ceil(0.965 x 200) = 193rd smallest farthest step.  Draws of mean shares 0.2, 0.5,
-    and 0.9 (weights 1, 1 and 98): at most 1.5% of the weight may lie below the floor, so it is 0.5."""
+    """199 runs, one of them with a step 2.2 half-widths out: for a gate of one run, alpha_b is 4%, the
+    beyond factor the ceil(0.96 x 200) = 192nd smallest farthest step.  Draws of mean shares 0.2, 0.5
+    and 0.9 (weights 1, 1 and 98): at most 1% of the weight may lie below the floor, so it is 0.5."""
     runs = [[gate.Step(True, 0.5)] * 4 for _ in range(190)]
     runs += [[gate.Step(True, 0.2 + k / 10)] * 3 + [gate.Step(False, 1.1 + k / 10)] for k in range(8)]
     runs += [[gate.Step(True, 0.5)] * 3 + [gate.Step(False, 2.2)]]
     farthest = sorted(max(s.distance for s in r) for r in runs)
-    assert gate.beyond_of(runs, judged=1) == math.ceil(farthest[192] * 2) / 2 == 1.5
+    assert gate.FALSE_ALARM * gate.BEYOND_SHARE == pytest.approx(0.04)
+    assert gate.beyond_of(runs, judged=1) == math.ceil(farthest[191] * 2) / 2 == 1.5
     inside, outside = gate.Step(True, 0.5), gate.Step(False, 1.2)
-    weighted = [(1, [("a", [inside] + [outside] * 4)]), (1, [("a", [inside] + [outside])]), (98, [("a", [inside] * 9 + [outside])])]
+    weighted = [_sitting([("a", [inside] + [outside] * 4)], 1), _sitting([("a", [inside] + [outside])], 1),
+                _sitting([("a", [inside] * 9 + [outside])], 98)]
     assert gate.mean_floor_of(weighted) == 0.5
     rule = gate.Rule(beyond=1.5, mean_floor=0.5, runs=199, draws=3, judged=2)
     assert rule.failures([("a", [outside] * 4), ("b", [inside] * 3 + [outside])]) == [
@@ -118,10 +126,16 @@ def test_the_rule_follows_its_definition_on_made_up_runs():
     assert rule.failures([("a", [inside])], beyond_only=[("toy", [gate.Step(False, 1.6)])])
 
 
-def test_too_few_runs_cannot_set_the_rule():
-    with pytest.raises(gate.GateEvidenceError, match="10 committed runs cannot bound a step's distance"):
-        gate.beyond_of([[gate.Step(True, 0.5)]] * 10, judged=6)
-    assert gate.beyond_of([[gate.Step(True, 0.5)]] * 171, judged=6) == 0.5     # 1 / (0.05 x 0.7 / 6) - 1 = 170.4
+def test_too_few_runs_set_the_farthest_of_them_and_none_no_rule():
+    """Ten runs cannot rank a step at a gate of six runs' false alarm: the factor is then the farthest step
+    of them all (a run lies beyond it at most 1 / 11 of the time).  With 299 runs the rank is
+    (1 - 0.05 x 0.8 / 6) x 300 = 298: one far run of them is left beyond."""
+    ten = [[gate.Step(True, 0.1 * k)] for k in range(1, 11)]
+    assert gate.beyond_of(ten, judged=6) == 1.0
+    assert gate.beyond_of([[gate.Step(True, 0.5)]] * 298 + [[gate.Step(False, 2.2)]], judged=6) == 0.5
+    assert gate.beyond_of([[gate.Step(True, 0.5)]] * 297 + [[gate.Step(False, 2.2)]], judged=6) == 2.5
+    with pytest.raises(gate.GateEvidenceError, match="no committed run"):
+        gate.beyond_of([], judged=6)
     with pytest.raises(gate.GateEvidenceError, match="no draw"):
         gate.mean_floor_of([])
 
@@ -129,7 +143,8 @@ def test_too_few_runs_cannot_set_the_rule():
 def test_the_committed_evidence_sets_the_rule_and_held_out_says_what_it_can(cases, judged):
     rule = gate.gate_rule(cases, judged)
     assert rule.runs == len({j["run"] for j in judged}) and 0 < rule.mean_floor <= 1 and rule.beyond >= 1
-    assert rule.draws == len(gate.evidence_draws(cases, judged)) and rule.judged == len(cases)
+    assert rule.draws == sum(s.count for s in gate.evidence_draws(cases, judged))
+    assert rule.judged == gate.RUNS_PER_CASE * len(cases)
     held = gate.held_out(cases, judged)
     assert set(held) == {j["sitting"] for j in judged}
     assert all(v is None or 0 <= v <= 1 for v in held.values())
@@ -142,20 +157,45 @@ def _judged(scheme, sitting, run, errors, options=None):
              "low": 1 / 1.1, "high": 1.1, "measured": 1.1 ** e, "inside": e <= 1} for e in errors]
 
 
-def test_draws_take_one_run_of_each_case_from_one_sitting():
+def test_draws_take_runs_of_each_case_from_one_sitting():
+    """One run a case: sitting A's two choices of case s weigh a quarter each, sitting B's one draw half.
+    Two runs a case: each choice of two of a case's three runs in a sitting."""
     judged = (_judged("s", "A", "A0", [0.1]) + _judged("s", "A", "A1", [0.2]) + _judged("t", "A", "A2", [0.3])
               + _judged("s", "B", "B0", [0.4]) + _judged("t", "B", "B1", [0.5]))
     cases = [("s", {"n": 1}), ("t", {"n": 1})]
-    drawn = gate.draws(gate.committed_runs(cases, judged), cases)
-    assert [w for w, _ in drawn] == [0.25, 0.25, 0.5]
-    assert [[round(st.distance, 6) for _, steps in d for st in steps] for _, d in drawn] == [[0.1, 0.3], [0.2, 0.3], [0.4, 0.5]]
+    drawn = gate.draws(gate.committed_runs(cases, judged), cases, per_case=1)
+    assert [(s.name, s.weight, s.count) for s in drawn] == [("A", 0.5, 2), ("B", 0.5, 1)]
+    assert [[[round(u.farthest, 6) for u in units] for units in s.units] for s in drawn] == [[[0.1, 0.2], [0.3]], [[0.4], [0.5]]]
+    three = sum((_judged(c, "A", f"{c}{i}", [e]) for c in "st" for i, e in enumerate((0.5, 1.5, 2.5))), [])
+    (sitting,) = gate.draws(gate.committed_runs(cases, three), cases, per_case=2)
+    assert sitting.count == 9
+    assert sorted((round(u.share, 6), round(u.farthest, 6)) for u in sitting.units[0]) == [(0.0, 2.5), (0.5, 1.5), (0.5, 2.5)]
+
+
+def test_the_mean_share_s_distribution_is_that_of_every_draw_listed():
+    """``Sitting.means`` convolves the cases' shares; listing every draw gives the same, with and without
+    a beyond factor."""
+    rng = random.Random(2028)
+    units = tuple(tuple(gate.Unit(rng.choice((0.5, 0.75, 0.8, 1.0)), rng.uniform(0, 3)) for _ in range(rng.randint(1, 4)))
+                  for _ in range(4))
+    sitting = gate.Sitting("A", 1.0, units)
+    for beyond in (math.inf, 2.0):
+        listed = {}
+        for draw in itertools.product(*units):
+            if all(u.farthest <= beyond for u in draw):
+                key = round(sum(u.share for u in draw) / len(draw), 9)
+                listed[key] = listed.get(key, 0) + 1 / sitting.count
+        got = {round(m, 9): p for m, p in sitting.means(beyond)}
+        assert got.keys() == listed.keys() and all(got[k] == pytest.approx(listed[k]) for k in got)
 
 
 def test_a_sitting_without_a_gate_case_cannot_be_drawn():
     judged = _judged("s", "A", "A0", [0.1]) + _judged("t", "A", "A1", [0.1]) + _judged("s", "B", "B0", [0.1])
     cases = [("s", {"n": 1}), ("t", {"n": 1})]
-    with pytest.raises(gate.GateEvidenceError, match="the sitting B has no committed run of the gate case"):
-        gate.draws(gate.committed_runs(cases, judged), cases)
+    with pytest.raises(gate.GateEvidenceError, match="the sitting B has fewer than 1 committed run"):
+        gate.draws(gate.committed_runs(cases, judged), cases, per_case=1)
+    with pytest.raises(gate.GateEvidenceError, match="the sitting A has fewer than 2 committed run"):
+        gate.draws(gate.committed_runs(cases, judged), cases, per_case=2)
 
 
 def test_a_scheme_new_to_the_book_draws_its_floor_from_the_sittings_that_hold_it():
@@ -164,10 +204,12 @@ def test_a_scheme_new_to_the_book_draws_its_floor_from_the_sittings_that_hold_it
     judged = _judged("s", "A", "A0", [0.1]) + _judged("t", "A", "A1", [0.1]) + _judged("s", "B", "B0", [3.0])
     cases = [("s", {"n": 1}), ("t", {"n": 1})]
     runs = gate.committed_runs(cases, judged)
-    assert gate.complete_sittings(runs, cases) == ["A"]
-    assert [w for w, _ in gate.draws(runs, cases, gate.complete_sittings(runs, cases))] == [1.0]
-    with pytest.raises(gate.GateEvidenceError, match="no sitting holds a committed run of every gate case"):
-        gate.complete_sittings(gate.committed_runs(cases, judged[2:]), cases)
+    assert gate.complete_sittings(runs, cases, per_case=1) == ["A"]
+    assert [s.weight for s in gate.draws(runs, cases, gate.complete_sittings(runs, cases, 1), per_case=1)] == [1.0]
+    with pytest.raises(gate.GateEvidenceError, match="no sitting holds 1 committed run"):
+        gate.complete_sittings(gate.committed_runs(cases, judged[2:]), cases, per_case=1)
+    with pytest.raises(gate.GateEvidenceError, match="no sitting holds 2 committed run"):
+        gate.complete_sittings(runs, cases, per_case=2)
 
 
 def test_the_distance_is_in_half_widths_about_the_centre():

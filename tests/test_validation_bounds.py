@@ -7,8 +7,8 @@ prediction at the prices' lower quartile and widened by their spread in its own 
 estimated from the committed validation runs of every other scheme and of the same scheme at other
 sizes, never from the run it judges.
 
-The gate runs each case once, in a fresh process, as the evidence was collected
-(``costbook.calibration.calibrate``), and judges those runs once, by a rule decided before they run
+The gate runs each case ``gate.RUNS_PER_CASE`` times, each in a fresh process, as the evidence was
+collected (``costbook.calibration.calibrate``), and judges those runs once, by a rule decided before they run
 and derived by code from the committed evidence (``costbook.calibration.gate``): on average over the
 book's cases at least the floor of a run's steps inside their intervals, and no step beyond the rule's
 number of half-widths of its interval's centre.  Nothing is run again: a gate that falls short fails.
@@ -93,12 +93,12 @@ def full_profile(monkeypatch):
 
 @pytest.fixture(scope="module")
 def rule():
-    """The book's gate rule (one run per book scheme's case), from the committed evidence, decided before
-    any case runs; the toy's run is held to its beyond factor too."""
+    """The book's gate rule (RUNS_PER_CASE runs of each book scheme's case), from the committed evidence,
+    decided before any case runs; the toy's runs are held to its beyond factor too."""
     return gate.gate_rule(gate.gate_cases(BOOK))
 
 
-#: each case's single run: (scheme, its validate() result from one fresh process)
+#: each case's runs: (scheme, [its validate() result from each of RUNS_PER_CASE fresh processes])
 RESULTS: dict = {}
 
 
@@ -106,15 +106,16 @@ def _case_id(scheme, options) -> str:
     return f"{scheme}-{'-'.join(map(str, options.values())) or 'default'}"
 
 
-def _single_run(scheme: str, options: dict, request) -> dict:
-    """The case validated once, in a fresh process (as the evidence was collected), kept for the
-    coverage across the gate."""
+def _case_runs(scheme: str, options: dict, request) -> list:
+    """The case validated RUNS_PER_CASE times, each in a fresh process (as the evidence was collected),
+    kept for the coverage across the gate."""
     if scheme in TOYS:
         request.getfixturevalue("toy_scheme")
-    result = validation.validations_in_processes(scheme, options, 1)[0]
-    assert result["checked"] > 0 and "coverage" in result, f"{scheme}: its validate() gives no prediction intervals"
-    RESULTS[_case_id(scheme, options)] = (scheme, result)
-    return result
+    results = validation.validations_in_processes(scheme, options, gate.RUNS_PER_CASE)
+    for result in results:
+        assert result["checked"] > 0 and "coverage" in result, f"{scheme}: its validate() gives no prediction intervals"
+    RESULTS[_case_id(scheme, options)] = (scheme, results)
+    return results
 
 
 def _far(result, beyond: float) -> list:
@@ -128,8 +129,9 @@ def _far(result, beyond: float) -> list:
 
 @pytest.mark.parametrize("scheme,options", CASES, ids=[_case_id(s, o) for s, o in CASES])
 def test_no_step_lies_far_beyond_its_interval(scheme, options, request, rule):
-    far = _far(_single_run(scheme, options, request), rule.beyond)
-    assert not far, f"beyond {rule.beyond:g} half-widths of the interval's centre in its one run: " + "; ".join(far)
+    far = [f"run {i + 1}: {f}" for i, result in enumerate(_case_runs(scheme, options, request))
+           for f in _far(result, rule.beyond)]
+    assert not far, f"beyond {rule.beyond:g} half-widths of the interval's centre in its runs: " + "; ".join(far)
 
 
 def test_the_gate_is_calibrated(request, rule):
@@ -137,27 +139,28 @@ def test_the_gate_is_calibrated(request, rule):
     floor, and the intervals' median half-width (a case not run above, under -k, is run here)."""
     for scheme, options in CASES:
         if _case_id(scheme, options) not in RESULTS:
-            _single_run(scheme, options, request)
+            _case_runs(scheme, options, request)
     checks = _gate_checks(RESULTS)
     cov = uncertainty.coverage(checks)
     words = uncertainty.coverage_words(cov)
-    judged = {case: gate.steps_of(result) for case, (_, result) in RESULTS.items()}
+    judged = [(f"{case} #{i + 1}", case, gate.steps_of(result))
+              for case, (_, results) in RESULTS.items() for i, result in enumerate(results)]
     book = {_case_id(s, o) for s, o in gate.gate_cases(BOOK)}
-    book_runs = [(c, st) for c, st in judged.items() if c in book]
-    failures = rule.failures(book_runs, beyond_only=[(c, st) for c, st in judged.items() if c not in book])
-    assert not failures, f"the gate's single run: {'; '.join(failures)} ({words}; outside: {_outside(checks)})"
+    book_runs = [(name, st) for name, case, st in judged if case in book]
+    failures = rule.failures(book_runs, beyond_only=[(name, st) for name, case, st in judged if case not in book])
+    assert not failures, f"the gate's runs: {'; '.join(failures)} ({words}; outside: {_outside(checks)})"
     ceiling = width_ceiling()
     assert cov["median_half_width"] <= ceiling, f"the gate's intervals are too wide (at most {ceiling:.1%}): {words}"
     warnings.warn(f"the gate: {words}; mean share inside {gate.mean_share(book_runs):.0%} "
                   f"(floor {rule.mean_floor:.0%}), farthest step allowed {rule.beyond:g} "
                   f"half-widths (from {rule.runs} committed runs); " + ", ".join(
-                      f"{case} {gate.share(steps):.0%}" for case, steps in judged.items()), stacklevel=1)
+                      f"{name} {gate.share(steps):.0%}" for name, _, steps in judged), stacklevel=1)
 
 
 def _gate_checks(results: dict) -> list:
-    """Every case's checks, each step named with its case."""
-    return [{**c, "step": f"{case} {c['step']}"} for case, (_, r) in results.items() for run in r["runs"]
-            for c in run["checks"]]
+    """Every case's checks of each of its runs, each step named with its case and run."""
+    return [{**c, "step": f"{case} #{i + 1} {c['step']}"} for case, (_, rs) in results.items()
+            for i, r in enumerate(rs) for run in r["runs"] for c in run["checks"]]
 
 
 def _outside(checks) -> str:

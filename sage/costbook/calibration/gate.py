@@ -3,8 +3,8 @@ single gate run may lie, and how few of their steps the gate's runs may hold ins
 average, for an honest model to fail at most FALSE_ALARM of the gates.
 
 The gate (``tests/test_validation_bounds.py``) validates each gate case (every scheme's
-``VALIDATION_CASES``) once, in a fresh process, as ``costbook.calibration.calibrate`` collects the
-evidence, and judges those runs once.  A run's steps are not independent draws: a burst of the
+``VALIDATION_CASES``) RUNS_PER_CASE times, each in a fresh process as ``costbook.calibration.calibrate``
+collects the evidence, and judges those runs once.  A run's steps are not independent draws: a burst of the
 machine's noise moves many steps of a run together (one quiet run of the traceable mixnet put 20 of its
 22 steps above their intervals, the next one left 2 outside), so no binomial law over steps sets the
 rule.  The committed runs do, each judged with its whole sitting left out
@@ -17,7 +17,7 @@ rule.  The committed runs do, each judged with its whole sitting left out
 * the rest (alpha_m) goes to the **mean floor** on the mean over the gate's runs of each run's share of
   steps inside (each case weighs alike: a model too narrow moves every case's share, a run displaced
   whole only its own): the largest value below which at most alpha_m of the weight of the gate's draws
-  from the evidence falls (``draws``: a sitting, then one run of each case from it).
+  from the evidence falls (``draws``: a sitting, then RUNS_PER_CASE runs of each case from it).
 
 ``pass_rate`` over the draws, ``held_out`` (each sitting judged by the rule its other sittings set)
 and a model whose intervals are narrowed until they hold 70% of the evidence (``narrowing_for``) say
@@ -38,9 +38,14 @@ from . import uncertainty
 FALSE_ALARM = 0.05
 #: the part of the false alarm that goes to the far-step check (a step far outside its interval is what a
 #: cost term left out makes); the mean floor has the rest.  A run's part must be at least 1 / (n + 1) for
-#: n committed runs, and n is what remains with a sitting left out (``held_out``): with five gate cases
-#: and 150 runs, at least two thirds
-BEYOND_SHARE = 0.7
+#: n committed runs to set the factor by its rank: with ten gate runs, n at least 249.  A larger share
+#: for the floor (a higher floor) failed more than 5% of a sitting's draws judged by the rule of the
+#: other sittings (``held_out``)
+BEYOND_SHARE = 0.8
+#: how many runs of each gate case the gate judges: the mean of one run of each of five cases spreads too
+#: widely, runs being displaced whole, to tell a model whose intervals hold 70% from an honest one
+#: (the book's calibration chapter gives how often each passes)
+RUNS_PER_CASE = 2
 #: mean shares this close are equal: the same share computed in another order differs in its last bits
 TIE = 1e-9
 
@@ -140,30 +145,75 @@ def committed_runs(cases: Sequence[tuple], judged: Sequence[Mapping] | None = No
     return {k: list(v.values()) for k, v in runs.items()}
 
 
-def complete_sittings(runs: Mapping, cases: Sequence[tuple]) -> list:
-    """The sittings of `runs` (``committed_runs``) that hold a run of every one of `cases`: a scheme new to
-    the book has evidence from fewer sittings than the others, and the floor is drawn from these; none
-    is refused."""
-    out = [s for s in sorted({s for s, _ in runs}) if all((s, i) in runs for i in range(len(cases)))]
+def complete_sittings(runs: Mapping, cases: Sequence[tuple], per_case: int = None) -> list:
+    """The sittings of `runs` (``committed_runs``) that hold `per_case` (default RUNS_PER_CASE) runs of
+    every one of `cases`: a scheme new to the book has evidence from fewer sittings than the others, and
+    the floor is drawn from these; none is refused."""
+    per_case = RUNS_PER_CASE if per_case is None else per_case
+    out = [s for s in sorted({s for s, _ in runs})
+           if all(len(runs.get((s, i), ())) >= per_case for i in range(len(cases)))]
     if not out:
-        raise GateEvidenceError("no sitting holds a committed run of every gate case")
+        raise GateEvidenceError(f"no sitting holds {per_case} committed run(s) of every gate case")
     return out
 
 
-def draws(runs: Mapping, cases: Sequence[tuple], sittings: Sequence[str] | None = None) -> list:
-    """[(weight, [(scheme, [Step, ...]) per case])] of every draw of the gate from `runs`
-    (``committed_runs``): a sitting, then one run of each case from it; the weights of a sitting's draws
-    sum to 1 / (the number of sittings)."""
+@dataclass(frozen=True)
+class Unit:
+    """The runs a gate draws of one case (RUNS_PER_CASE of them, from one sitting): the share of their
+    steps inside (the mean of the runs' shares: each run weighs alike) and their farthest step."""
+    share: float
+    farthest: float
+
+    @classmethod
+    def of(cls, runs: Sequence[Sequence[Step]]) -> "Unit":
+        return cls(sum(share(r) for r in runs) / len(runs), max(s.distance for r in runs for s in r))
+
+
+@dataclass(frozen=True)
+class Sitting:
+    """The gate drawn from one sitting: for each case, every choice of RUNS_PER_CASE of its runs there
+    (``Unit``), equally likely, the cases chosen independently; `weight` is the sitting's share of all the
+    draws' weight (each sitting weighs alike)."""
+    name: str
+    weight: float
+    units: tuple          # one tuple of Units per case
+
+    @property
+    def count(self) -> int:
+        """How many draws it holds."""
+        return math.prod(len(u) for u in self.units)
+
+    def means(self, beyond: float = math.inf) -> list:
+        """[(mean share, probability)] of its draws whose every step lies within `beyond`, in order of
+        mean share: the distribution of the mean, by convolving the cases' shares (a draw's mean is the
+        mean of its cases' shares), not by listing the draws (fifteen choices of two runs for each of
+        five cases are 759,375 draws)."""
+        sums = {0.0: 1.0}
+        for units in self.units:
+            step = {}
+            for total, p in sums.items():
+                for u in units:
+                    if u.farthest <= beyond:
+                        key = round(total + u.share, 9)          # equal sums reached in another order
+                        step[key] = step.get(key, 0.0) + p / len(units)
+            sums = step
+        return sorted((total / len(self.units), p) for total, p in sums.items())
+
+
+def draws(runs: Mapping, cases: Sequence[tuple], sittings: Sequence[str] | None = None,
+          per_case: int = None) -> list:
+    """[Sitting] of every draw of the gate from `runs` (``committed_runs``): a sitting, then `per_case`
+    (default RUNS_PER_CASE) distinct runs of each case from it."""
+    per_case = RUNS_PER_CASE if per_case is None else per_case
     sittings = sorted({s for s, _ in runs}) if sittings is None else list(sittings)
     out = []
     for s in sittings:
-        per_case = [runs.get((s, i), []) for i in range(len(cases))]
-        missing = [cases[i] for i, r in enumerate(per_case) if not r]
-        if missing:
-            raise GateEvidenceError(f"the sitting {s} has no committed run of the gate case {missing[0]}")
-        combos = list(itertools.product(*per_case))
-        out += [(1 / len(sittings) / len(combos), [(case[0], run) for case, run in zip(cases, combo)])
-                for combo in combos]
+        per = [runs.get((s, i), []) for i in range(len(cases))]
+        short = [cases[i] for i, r in enumerate(per) if len(r) < per_case]
+        if short:
+            raise GateEvidenceError(f"the sitting {s} has fewer than {per_case} committed run(s) of the gate case {short[0]}")
+        out.append(Sitting(s, 1 / len(sittings),
+                           tuple(tuple(Unit.of(c) for c in itertools.combinations(r, per_case)) for r in per)))
     return out
 
 
@@ -178,27 +228,28 @@ def every_run(judged: Sequence[Mapping]) -> list:
 def beyond_of(runs: Sequence[Sequence[Step]], judged: int) -> float:
     """The beyond factor for a gate of `judged` runs from the committed `runs` (``every_run``): each run of
     the gate puts a step beyond it at most FALSE_ALARM x BEYOND_SHARE / judged of the time if the runs
-    are exchangeable."""
+    are exchangeable.  Where the runs are too few for that rank (the evidence with a sitting left out,
+    ``held_out``), the farthest step of them all: a run lies beyond it at most 1 / (n + 1) of the time."""
     n = len(runs)
+    if not n:
+        raise GateEvidenceError("no committed run to set the beyond factor from")
     alpha = FALSE_ALARM * BEYOND_SHARE / judged
     farthest = sorted(max(s.distance for s in steps) for steps in runs)
     # ranks rounded to 9 places first: (1 - 0.068) x 250 is 232.99999999999997 in floating point
-    rank = math.ceil(round((1 - alpha) * (n + 1), 9))
-    if rank > n:
-        raise GateEvidenceError(f"{n} committed runs cannot bound a step's distance at a false alarm of "
-                                f"{alpha:.2%} a run (it needs {math.ceil(round(1 / alpha, 9)) - 1})")
+    rank = min(n, math.ceil(round((1 - alpha) * (n + 1), 9)))
     return math.ceil(farthest[rank - 1] * 2) / 2
 
 
-def mean_floor_of(weighted: Sequence[tuple]) -> float:
-    """The largest mean share (``mean_share``) of the `weighted` draws ([(weight, runs)], ``draws``)
-    below which at most FALSE_ALARM x (1 - BEYOND_SHARE) of their weight falls: the gate's floor."""
+def mean_floor_of(sittings: Sequence[Sitting]) -> float:
+    """The largest mean share (``mean_share``) of the draws of `sittings` (``draws``) below which at most
+    FALSE_ALARM x (1 - BEYOND_SHARE) of their weight falls: the gate's floor."""
     alpha = FALSE_ALARM * (1 - BEYOND_SHARE)
-    total = sum(w for w, _ in weighted)
+    pairs = [(mean, s.weight * p) for s in sittings for mean, p in s.means()]
+    total = sum(w for _, w in pairs)
     if not total:
         raise GateEvidenceError("no draw of the gate's cases to set a floor from")
     below, floor = 0.0, 0.0
-    for value, weight in _merged((mean_share(runs), w) for w, runs in weighted):
+    for value, weight in _merged(pairs):
         if below > alpha * total * (1 + TIE):
             break
         floor = value                   # at most alpha of the weight lies below this value
@@ -217,41 +268,50 @@ def _merged(pairs) -> list:
     return [tuple(p) for p in out]
 
 
-def gate_rule(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None) -> Rule:
-    """The rule for a gate of one run of each of `cases` ((scheme, options)), from every committed run
-    (the beyond factor) and the draws of `cases` from them (the mean floor)."""
+def gate_rule(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None, per_case: int = None) -> Rule:
+    """The rule for a gate of `per_case` (default RUNS_PER_CASE) runs of each of `cases` ((scheme,
+    options)), from every committed run (the beyond factor) and the draws of `cases` from them (the mean
+    floor)."""
+    per_case = RUNS_PER_CASE if per_case is None else per_case
     judged = uncertainty.cross_validated(leave_sitting_out=True) if judged is None else judged
-    runs, weighted = every_run(judged), evidence_draws(cases, judged)
-    return Rule(beyond_of(runs, len(cases)), mean_floor_of(weighted), len(runs), len(weighted), len(cases))
+    runs, sittings = every_run(judged), evidence_draws(cases, judged, per_case=per_case)
+    return Rule(beyond_of(runs, per_case * len(cases)), mean_floor_of(sittings), len(runs),
+                sum(s.count for s in sittings), per_case * len(cases))
 
 
-def evidence_draws(cases: Sequence[tuple], judged: Sequence[Mapping], narrow: float = 1.0) -> list:
-    """Every draw of the gate's `cases` from the committed runs (``draws``) of the sittings that hold them
-    all (``complete_sittings``), their intervals narrowed by `narrow` (``committed_runs``)."""
+def evidence_draws(cases: Sequence[tuple], judged: Sequence[Mapping], narrow: float = 1.0,
+                   per_case: int = None) -> list:
+    """Every draw of `per_case` (default RUNS_PER_CASE) runs of each of the gate's `cases` from the
+    committed runs (``draws``) of the sittings that hold them all (``complete_sittings``), their intervals
+    narrowed by `narrow` (``committed_runs``)."""
     runs = committed_runs(cases, judged, narrow)
-    return draws(runs, cases, complete_sittings(runs, cases))
+    return draws(runs, cases, complete_sittings(runs, cases, per_case), per_case)
 
 
-def pass_rate(weighted: Sequence[tuple], rule: Rule) -> float:
-    """The weight of the draws that `rule` passes, over the draws' total weight."""
-    total = sum(w for w, _ in weighted)
-    return sum(w for w, runs in weighted if rule.passes(runs)) / total if total else math.nan
+def pass_rate(sittings: Sequence[Sitting], rule: Rule) -> float:
+    """The weight of the draws of `sittings` that `rule` passes (no step beyond its factor, the mean share
+    at least its floor), over the draws' total weight."""
+    total = sum(s.weight for s in sittings)
+    passed = sum(s.weight * p for s in sittings for mean, p in s.means(rule.beyond) if mean >= rule.mean_floor - TIE)
+    return min(1.0, passed / total) if total else math.nan     # a sum of probabilities can pass 1 in its last bit
 
 
-def held_out(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None, narrow: float = 1.0) -> dict:
+def held_out(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None, narrow: float = 1.0,
+             per_case: int = None) -> dict:
     """{sitting: how often the rule set by the other sittings' runs passes that sitting's draws of
-    `cases`, with the intervals narrowed by `narrow`, or None where those runs are too few to set a
-    rule}: the honest pass rate at `narrow` 1, a narrowed model's below."""
+    `per_case` (default RUNS_PER_CASE) runs of each of `cases`, with the intervals narrowed by `narrow`,
+    or None where those runs are too few to set a rule}: the honest pass rate at `narrow` 1, a narrowed
+    model's below."""
     judged = uncertainty.cross_validated(leave_sitting_out=True) if judged is None else judged
     model = committed_runs(cases, judged, narrow)
     out = {}
-    for s in complete_sittings(model, cases):
+    for s in complete_sittings(model, cases, per_case):
         try:
-            rule = gate_rule(cases, [j for j in judged if j["sitting"] != s])
+            rule = gate_rule(cases, [j for j in judged if j["sitting"] != s], per_case)
         except GateEvidenceError:        # the other sittings alone hold too few runs to set a rule
             out[s] = None
             continue
-        out[s] = pass_rate(draws(model, cases, [s]), rule)
+        out[s] = pass_rate(draws(model, cases, [s], per_case), rule)
     return out
 
 
