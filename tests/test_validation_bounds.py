@@ -165,9 +165,15 @@ def _gate_checks(results: dict) -> list:
 
 def _outside(checks) -> str:
     """Every check outside its interval, with its error and its interval as errors, for a failure's
-    message: which steps and how far say whether a scheme or a run missed."""
+    message: which steps and how far say whether a scheme or a run missed.  Where the check has its
+    rounds, its error paired within rounds too (``validation.paired_error``, not judged): whether the
+    step's own rounds ran slow while its prices did not."""
+    def paired(c):
+        e = validation.paired_error(c)
+        return "" if e is None else f", paired within rounds {e:+.1%}"
     return "; ".join(f"{c['step']} {c['measured_s'] / c['predicted_s'] - 1:+.1%} (interval "
-                     f"{c['predicted_low_s'] / c['predicted_s'] - 1:+.1%} to {c['predicted_high_s'] / c['predicted_s'] - 1:+.1%})"
+                     f"{c['predicted_low_s'] / c['predicted_s'] - 1:+.1%} to {c['predicted_high_s'] / c['predicted_s'] - 1:+.1%}"
+                     f"{paired(c)})"
                      for c in checks if not c["inside"]) or "none"
 
 
@@ -178,6 +184,16 @@ def test_a_failures_message_names_the_steps_outside():
                "measured_s": 2.0, "inside": True}]
     assert _outside(checks) == "veccom-16 merkle/a +12.0% (interval -5.0% to +8.0%)"
     assert _outside(checks[1:]) == "none"
+    rounds = {"round_measured_s": [1.1, 1.6, 1.0], "round_predicted_s": [1.0, 1.0, 1.0]}
+    assert _outside([{**checks[0], **rounds}]) == (
+        "veccom-16 merkle/a +12.0% (interval -5.0% to +8.0%, paired within rounds +10.0%)")
+
+
+def test_the_paired_error_is_the_median_ratio_within_rounds():
+    assert validation.paired_error({"round_measured_s": [2.0, 3.0, 9.0, 4.0], "round_predicted_s": [1.0, 2.0, 3.0, 4.0]}) \
+        == pytest.approx((1.5 + 2.0) / 2 - 1)
+    assert validation.paired_error({"step": "a"}) is None
+    assert validation.paired_error({"round_measured_s": [1.0], "round_predicted_s": [0.0]}) is None
 
 
 def test_a_limit_is_the_first_glob_that_matches():

@@ -240,6 +240,16 @@ def validate_steps_together(cases, backend: str, profile: Profile | None = None)
             for i, (steps, counts, _) in enumerate(cases)]
 
 
+def paired_error(check: Mapping) -> float | None:
+    """A check's error paired within rounds: the median over its rounds of the step's time over that
+    round's prediction, less 1 (``StepCheck.rounds_dict``); None without round records.  A slow spell
+    that spans a round falls on the step and on the prices it is compared with alike."""
+    measured, predicted = check.get("round_measured_s"), check.get("round_predicted_s")
+    if not measured or not predicted or len(measured) != len(predicted) or min(predicted) <= 0:
+        return None
+    return uncertainty.median([m / p for m, p in zip(measured, predicted)]) - 1
+
+
 def round_predictions(counts: Mapping[str, float], timed: Mapping, terms=()) -> tuple | None:
     """Each round's prediction of a step: its counts priced at that round's own sample of each key
     (``timed[("key", k)].rounds``), plus that round's sample of each measured term in `terms` (None
