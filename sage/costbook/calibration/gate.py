@@ -145,11 +145,10 @@ def committed_runs(cases: Sequence[tuple], judged: Sequence[Mapping] | None = No
     return {k: list(v.values()) for k, v in runs.items()}
 
 
-def complete_sittings(runs: Mapping, cases: Sequence[tuple], per_case: int = None) -> list:
+def complete_sittings(runs: Mapping, cases: Sequence[tuple], per_case: int = RUNS_PER_CASE) -> list:
     """The sittings of `runs` (``committed_runs``) that hold `per_case` (default RUNS_PER_CASE) runs of
     every one of `cases`: a scheme new to the book has evidence from fewer sittings than the others, and
     the floor is drawn from these; none is refused."""
-    per_case = RUNS_PER_CASE if per_case is None else per_case
     out = [s for s in sorted({s for s, _ in runs})
            if all(len(runs.get((s, i), ())) >= per_case for i in range(len(cases)))]
     if not out:
@@ -201,17 +200,17 @@ class Sitting:
 
 
 def draws(runs: Mapping, cases: Sequence[tuple], sittings: Sequence[str] | None = None,
-          per_case: int = None) -> list:
+          per_case: int = RUNS_PER_CASE) -> list:
     """[Sitting] of every draw of the gate from `runs` (``committed_runs``): a sitting, then `per_case`
     (default RUNS_PER_CASE) distinct runs of each case from it."""
-    per_case = RUNS_PER_CASE if per_case is None else per_case
     sittings = sorted({s for s, _ in runs}) if sittings is None else list(sittings)
     out = []
     for s in sittings:
         per = [runs.get((s, i), []) for i in range(len(cases))]
         short = [cases[i] for i, r in enumerate(per) if len(r) < per_case]
         if short:
-            raise GateEvidenceError(f"the sitting {s} has fewer than {per_case} committed run(s) of the gate case {short[0]}")
+            raise GateEvidenceError(f"the sitting {s} has fewer than {per_case} committed run(s) of the gate "
+                                    f"case {short[0]}")
         out.append(Sitting(s, 1 / len(sittings),
                            tuple(tuple(Unit.of(c) for c in itertools.combinations(r, per_case)) for r in per)))
     return out
@@ -268,11 +267,11 @@ def _merged(pairs) -> list:
     return [tuple(p) for p in out]
 
 
-def gate_rule(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None, per_case: int = None) -> Rule:
+def gate_rule(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None,
+              per_case: int = RUNS_PER_CASE) -> Rule:
     """The rule for a gate of `per_case` (default RUNS_PER_CASE) runs of each of `cases` ((scheme,
     options)), from every committed run (the beyond factor) and the draws of `cases` from them (the mean
     floor)."""
-    per_case = RUNS_PER_CASE if per_case is None else per_case
     judged = uncertainty.cross_validated(leave_sitting_out=True) if judged is None else judged
     runs, sittings = every_run(judged), evidence_draws(cases, judged, per_case=per_case)
     return Rule(beyond_of(runs, per_case * len(cases)), mean_floor_of(sittings), len(runs),
@@ -280,7 +279,7 @@ def gate_rule(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None, p
 
 
 def evidence_draws(cases: Sequence[tuple], judged: Sequence[Mapping], narrow: float = 1.0,
-                   per_case: int = None) -> list:
+                   per_case: int = RUNS_PER_CASE) -> list:
     """Every draw of `per_case` (default RUNS_PER_CASE) runs of each of the gate's `cases` from the
     committed runs (``draws``) of the sittings that hold them all (``complete_sittings``), their intervals
     narrowed by `narrow` (``committed_runs``)."""
@@ -297,10 +296,10 @@ def pass_rate(sittings: Sequence[Sitting], rule: Rule) -> float:
 
 
 def held_out(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None, narrow: float = 1.0,
-             per_case: int = None) -> dict:
+             per_case: int = RUNS_PER_CASE) -> dict:
     """{sitting: how often the rule set by the other sittings' runs passes that sitting's draws of
     `per_case` (default RUNS_PER_CASE) runs of each of `cases`, with the intervals narrowed by `narrow`,
-    or None where those runs are too few to set a rule}: the honest pass rate at `narrow` 1, a narrowed
+    or None where the other sittings cannot set one}: the honest pass rate at `narrow` 1, a narrowed
     model's below."""
     judged = uncertainty.cross_validated(leave_sitting_out=True) if judged is None else judged
     model = committed_runs(cases, judged, narrow)
@@ -308,7 +307,7 @@ def held_out(cases: Sequence[tuple], judged: Sequence[Mapping] | None = None, na
     for s in complete_sittings(model, cases, per_case):
         try:
             rule = gate_rule(cases, [j for j in judged if j["sitting"] != s], per_case)
-        except GateEvidenceError:        # the other sittings alone hold too few runs to set a rule
+        except GateEvidenceError:        # no other sitting holds the gate's cases
             out[s] = None
             continue
         out[s] = pass_rate(draws(model, cases, [s], per_case), rule)
