@@ -1,6 +1,7 @@
 """``python -m costbook.calibration.calibrate``: a collection adds to the evidence and records itself; --replace drops
 the collected schemes' earlier results under the same conditions only (after a change to their model)."""
 import contextlib
+import datetime
 import json
 import os
 import signal
@@ -35,8 +36,8 @@ def _collected(monkeypatch, tmp_path, argv, before) -> dict:
     monkeypatch.setattr(calibrate, "machine_label", lambda: MACHINE)
     seen = {}
 
-    def fake_collect(cases, out, processes, machine, command, keep, progress, conditions, collections):
-        seen.update(cases=cases, keep=list(keep), conditions=conditions, collections=list(collections))
+    def fake_collect(cases, out, processes, machine, command, keep, progress, conditions, collections, sitting):
+        seen.update(cases=cases, keep=list(keep), conditions=conditions, collections=list(collections), sitting=sitting)
         return {"results": list(keep)}
     monkeypatch.setattr(calibrate, "collect", fake_collect)
     assert calibrate.main([*argv, "--out", str(out)]) == 0
@@ -70,6 +71,31 @@ def test_collect_records_the_collection_after_the_earlier_ones(monkeypatch, tmp_
     assert data["collections"][-1]["results"] == 2 and data["collections"][-1]["conditions"] == calibrate.QUIET
 
 
+def test_a_collection_just_after_another_joins_its_sitting_and_a_later_one_begins_its_own(monkeypatch, tmp_path):
+    """make calibrate's collection beside a busy process is of its quiet collection's sitting; a collection
+    hours later is a sitting of its own, and every result names its sitting."""
+    t0 = datetime.datetime(2026, 11, 30, 3, 5, 58, tzinfo=datetime.timezone.utc)
+    quiet = {"started": t0.isoformat(), "sitting": "2026-11-30T03:05Z"}
+    assert calibrate.sitting_of([quiet], t0 + datetime.timedelta(minutes=12)) == "2026-11-30T03:05Z"
+    assert calibrate.sitting_of([quiet], t0 + datetime.timedelta(hours=1)) == "2026-11-30T04:05Z"
+    # a long collection: the pause is counted from its end
+    long = {**quiet, "ended": (t0 + datetime.timedelta(minutes=50)).isoformat()}
+    assert calibrate.sitting_of([long], t0 + datetime.timedelta(minutes=55)) == "2026-11-30T03:05Z"
+    assert calibrate.sitting_of([{"command": "earlier"}], t0) == "2026-11-30T03:05Z"      # an undated collection
+    assert calibrate.sitting_of([{**quiet, "sitting": ""}], t0) == "2026-11-30T03:05Z"    # one of no sitting
+    monkeypatch.setattr(calibrate, "validate_in_processes", lambda scheme, options, processes: {
+        "scheme": scheme, "runs": _result(scheme, calibrate.QUIET, "x")["runs"], "processes": 1})
+    data = calibrate.collect([("cs03", {})], tmp_path / "runs.json", processes=1, machine=MACHINE, sitting="2026-11-30T03:05Z")
+    assert [r["sitting"] for r in data["results"]] == ["2026-11-30T03:05Z"] == [data["collections"][-1]["sitting"]]
+    records = uncertainty.load_evidence([tmp_path / "runs.json"])
+    assert {r.sitting for r in records} == {f"{MACHINE} 2026-11-30T03:05Z"}
+    # the command joins the sitting of the quiet collection it follows
+    just_before = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=12)
+    before = {**_evidence(_result("cs03", calibrate.QUIET, "a")),
+              "collections": [{"started": just_before.isoformat(), "sitting": "2026-11-30T03:05Z"}]}
+    assert _collected(monkeypatch, tmp_path, ["--beside-busy", "cs03"], before)["sitting"] == "2026-11-30T03:05Z"
+
+
 def test_collect_writes_no_evidence_the_margins_would_refuse(monkeypatch, tmp_path):
     """A scheme's validate whose result does not name its scheme: refused in one line, nothing written."""
     monkeypatch.setattr(calibrate, "validate_in_processes", lambda scheme, options, processes: {
@@ -90,6 +116,7 @@ def test_collect_writes_no_evidence_the_margins_would_refuse(monkeypatch, tmp_pa
     (lambda d: d["results"][0]["runs"][0]["checks"][0].update(price_low_s=2.0), "out of order"),
     (lambda d: d["results"].append(json.loads(json.dumps(d["results"][0]))), "the same check twice"),
     (lambda d: d["results"][0].update(conditions="in the sun"), "conditions"),
+    (lambda d: d["results"][0].update(sitting="2026-11-30 03:05"), "when its sitting began"),
     (lambda d: d.pop("machine"), "machine"),
     (lambda d: d["results"][0].update(runs=[{"checks": "x"}]), "checks"),
     (lambda d: d.update(results=[]), "non-empty list"),

@@ -60,17 +60,40 @@ def default_out(scheme: str, machine: str | None = None) -> Path:
 
 
 QUIET, BUSY = "quiet", "beside a CPU-bound process"
+#: a collection begun within this long of the last one in the evidence (its end, or its start where it
+#: did not record its end) joins its sitting (make calibrate's collection beside a busy process follows its
+#: quiet one); a longer pause begins another sitting, for the machine's noise changes over hours: one host
+#: was calm at one hour and slowed in bursts two hours later
+SITTING_GAP = datetime.timedelta(minutes=30)
+
+
+def sitting_of(collections: Sequence[Mapping], started: datetime.datetime) -> str:
+    """The sitting of a collection begun at `started` (aware): that of the latest of `collections` (every
+    evidence file's it adds to) if it ended at most SITTING_GAP before, else one beginning at `started`."""
+    def last_seen(c):
+        try:
+            when = datetime.datetime.fromisoformat(c.get("ended") or c["started"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        return when if when.tzinfo is not None else None
+    dated = [(last_seen(c), c) for c in collections if last_seen(c) is not None]
+    if dated:
+        when, last = max(dated, key=lambda t: t[0])
+        if last.get(uncertainty.SITTING_FIELD) and datetime.timedelta(0) <= started - when <= SITTING_GAP:
+            return last[uncertainty.SITTING_FIELD]
+    return started.astimezone(datetime.timezone.utc).strftime(uncertainty.SITTING_FORMAT)
 
 
 def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str = "", command: str = "",
             keep: Sequence[Mapping] = (), progress=None, conditions: str = QUIET,
-            collections: Sequence[Mapping] = ()) -> dict:
+            collections: Sequence[Mapping] = (), sitting: str = "") -> dict:
     """Validate each (scheme, options) of `cases` in `processes` fresh processes, one after another,
     and write every process's result, after the results in `keep`, to `out` (atomically: an
     interrupted collection leaves the previous file), with this collection added to `collections`.
     Each process is a result of its own: the evidence keeps the spread between processes that the
-    gate meets."""
-    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    gate meets.  Every result names its `sitting` (default ``sitting_of`` `collections`)."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    started, sitting = now.isoformat(timespec="seconds"), sitting or sitting_of(collections, now)
     results = list(keep)
     for scheme, options in cases:
         if progress:
@@ -78,11 +101,14 @@ def collect(cases: Sequence[tuple], out: Path, processes: int = 2, machine: str 
         for _ in range(processes):
             r = validate_in_processes(scheme, options, 1)
             results.append({**{k: v for k, v in r.items() if k != "processes"}, "options": dict(options),
-                            "conditions": conditions, "date": datetime.date.today().isoformat()})
+                            "conditions": conditions, "date": datetime.date.today().isoformat(),
+                            uncertainty.SITTING_FIELD: sitting})
     data = {"format": uncertainty.FORMAT, "machine": machine, "date": datetime.date.today().isoformat(),
             "command": command, "level": uncertainty.NOMINAL,
             "collections": [*collections, {"started": started, "machine": machine, "command": command,
-                                           "conditions": conditions, "results": len(results) - len(keep)}],
+                                           "conditions": conditions, "results": len(results) - len(keep),
+                                           uncertainty.SITTING_FIELD: sitting,
+                                           "ended": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}],
             "results": results}
     # what the margins would refuse to read is not written (a validate result that does not name its scheme)
     uncertainty.check_evidence(data, out)
@@ -132,6 +158,8 @@ def main(argv=None) -> int:
                     if not args.replace or r["scheme"] not in mine or r.get("conditions", QUIET) != conditions]
         plans.append((out, mine, kept, collections))
     todo = cases(names)
+    # one sitting for every file of this collection, joined to the last one's if it was just before
+    sitting = sitting_of([c for plan in plans for c in plan[3]], datetime.datetime.now(datetime.timezone.utc))
     print(f"calibrate: {len(todo)} cases x {args.processes} processes, {conditions}, into "
           f"{', '.join(str(plan[0]) for plan in plans)}", flush=True)
 
@@ -157,7 +185,7 @@ def main(argv=None) -> int:
         for out, mine, kept, collections in plans:      # each file written whole, atomically, in its turn
             data = collect(cases(mine), out, args.processes, machine, command, keep=kept,
                            progress=lambda s, o: print(f"  {s} {o}", flush=True), conditions=conditions,
-                           collections=collections)
+                           collections=collections, sitting=sitting)
             written += len(data["results"])
     except Stopped as e:
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -26,6 +26,7 @@ seeds' published ones judge).  ``NOMINAL`` is the one level used everywhere.
 """
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 import math
@@ -186,12 +187,14 @@ class Record:
     machine: str = ""                  # the CPU it was timed on, as its evidence file names it
     date: str = ""                     # the day it was timed
     run: str = ""                      # the process run it came from (its file and result), for the gate's floors
+    collected: str = ""                # when its sitting began (``SITTING_FIELD``), where its file says
 
     @property
     def sitting(self) -> str:
-        """The sitting it was timed in: its machine's day (the collections of one day, quiet and beside a
-        busy process, share the machine's state; a check is judged leave-one-sitting-out by them all)."""
-        return f"{self.machine} {self.date}"
+        """The sitting it was timed in: its machine and when the sitting began, or its day where its file
+        does not say (a sitting's collections, quiet and beside a busy process, share the machine's state,
+        which changes over hours; a check is judged leave-one-sitting-out by them all)."""
+        return f"{self.machine} {self.collected or self.date}"
 
     @property
     def score(self) -> float:
@@ -223,7 +226,8 @@ def records_of(result: Mapping, machine: str = "", run_id: str = "") -> list:
             out.append(Record(result["scheme"], labels_key(run), c["step"], work_group(c), c["predicted_s"],
                               c["measured_s"], result.get("conditions", "quiet"),
                               c.get("price_low_s", c.get("predicted_low_s")),
-                              c.get("price_high_s", c.get("predicted_high_s")), machine, result.get("date", ""), run_id))
+                              c.get("price_high_s", c.get("predicted_high_s")), machine, result.get("date", ""), run_id,
+                              result.get(SITTING_FIELD, "")))
     return out
 
 
@@ -278,10 +282,21 @@ def scheme_of_evidence(path: Path) -> str:
 #: but of a broken model or a damaged file (the committed checks lie well within it)
 MAX_EVIDENCE_RATIO = 10.0
 CONDITIONS = ("quiet", "beside a CPU-bound process")
+#: a result's field naming its sitting: when the sitting began, in UTC, to the minute (SITTING_FORMAT); a
+#: result without it (collected before sittings were recorded) is of its day's sitting
+SITTING_FIELD = "sitting"
+SITTING_FORMAT = "%Y-%m-%dT%H:%MZ"
 
 
 def _positive(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0
+
+
+def _is_sitting(v) -> bool:
+    try:
+        return isinstance(v, str) and datetime.datetime.strptime(v, SITTING_FORMAT).strftime(SITTING_FORMAT) == v
+    except ValueError:
+        return False
 
 
 def check_evidence(data, path, scheme: str | None = None) -> None:
@@ -310,6 +325,9 @@ def check_evidence(data, path, scheme: str | None = None) -> None:
             fail(f"{at}.scheme", f"a result of {result['scheme']!r} in {scheme!r}'s evidence: each scheme keeps its own")
         if result.get("conditions", CONDITIONS[0]) not in CONDITIONS:
             fail(f"{at}.conditions", f"expected one of {', '.join(map(repr, CONDITIONS))}")
+        if SITTING_FIELD in result and not _is_sitting(result[SITTING_FIELD]):
+            fail(f"{at}.{SITTING_FIELD}", f"expected when its sitting began, as {SITTING_FORMAT!r} (UTC), got "
+                                          f"{result[SITTING_FIELD]!r}")
         if not isinstance(result.get("runs"), list) or not result["runs"]:
             fail(f"{at}.runs", "expected a non-empty list of runs")
         for j, run in enumerate(result["runs"]):
