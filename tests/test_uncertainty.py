@@ -6,6 +6,8 @@ import dataclasses
 import json
 import math
 import random
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -197,18 +199,20 @@ def test_cross_validated_coverage_of_the_committed_evidence():
 def test_each_schemes_own_evidence_is_narrow_enough(scheme):
     """The width ceiling, scheme by scheme and machine by machine, on what the scheme's own evidence
     says: its checks judged by its own checks at its other sizes alone have, on each machine, a median
-    half-width within the gate's ceiling there (``width_ceiling``: 12%, or 1.25 times the machine's
-    pooled evidence where that is wider, since a noisier CPU widens every scheme's intervals).  The
+    half-width as at prices that do not spread (``calm_half_width``) within the gate's ceiling there
+    (``width_ceiling``: 5%, or 1.25 times the machine's pooled evidence where that is wider, since a
+    noisier CPU widens every scheme's intervals).  The
     margins pool every scheme's checks, but a scheme's checks that scatter widely fail here, under its
     own name, and a newcomer's never fail another scheme's ceiling."""
     from test_validation_bounds import width_ceiling
     judged = uncertainty.cross_validated([r for r in uncertainty.evidence() if r.scheme == scheme])
     for machine in sorted({j["machine"] for j in judged}):
-        cov = uncertainty.coverage([j for j in judged if j["machine"] == machine])
+        mine = [j for j in judged if j["machine"] == machine]
+        cov, calm = uncertainty.coverage(mine), uncertainty.median_calm_half_width(mine)
         ceiling = width_ceiling(machine)
-        assert cov["median_half_width"] <= ceiling, (
+        assert calm <= ceiling, (
             f"scheme {scheme!r} on {machine}: judged by its own evidence at its other sizes, its checks' "
-            f"intervals are {cov['median_half_width']:.1%} wide at the median, past the ceiling of {ceiling:.1%}: "
+            f"intervals are {calm:.1%} wide at the median as at prices that do not spread, past the ceiling of {ceiling:.1%}: "
             f"its steps scatter more than their counts explain; find what its validation leaves out "
             f"({uncertainty.coverage_words(cov)})")
 
@@ -305,3 +309,25 @@ def test_a_sitting_left_out_is_judged_by_the_others_alone():
     assert inside(unseen, "d2") == 0 and inside(unseen, "d1") == 0        # each judged by the other day alone
     assert inside(with_own, "d2") > 0                                       # B's d2 runs judge A's d2 runs
     assert {j["sitting"] for j in unseen} == {"M d1", "M d2"}
+
+
+def test_the_chapter_states_the_scale_floor_the_code_uses():
+    """Chapter 1's formula for a validation interval's scale names the floor ``SPREAD_FLOOR`` is."""
+    import nbformat
+    root = Path(__file__).resolve().parent.parent
+    text = "\n".join(c.source for c in nbformat.read(root / "chapters" / "01-primitives.ipynb", as_version=4).cells
+                     if c.cell_type == "markdown")
+    stated = re.findall(r"\$w = 1 \+ h / ([0-9.]+)\$", text)
+    assert stated and all(float(x) == uncertainty.SPREAD_FLOOR for x in stated), stated
+
+
+def test_the_intervals_hold_alike_however_far_a_runs_prices_spread():
+    """The scale's floor: judged leave-one-sitting-out, the checks of each band of price spread that holds
+    enough of them lie in their intervals between 80% and 97% of the time.  A floor ten times larger
+    (intervals barely widened by the spread) holds nearly every calm check and too few scattered ones;
+    a far smaller floor, the reverse."""
+    for floor, holds in ((uncertainty.SPREAD_FLOOR, True), (10 * uncertainty.SPREAD_FLOOR, False)):
+        bands = uncertainty.by_spread(uncertainty.cross_validated(leave_sitting_out=True, spread_floor=floor))
+        shares = {band: uncertainty.coverage(mine)["share"] for band, mine in bands.items() if len(mine) >= 100}
+        assert len(shares) >= 4, shares
+        assert all(0.80 <= v <= 0.97 for v in shares.values()) == holds, (floor, shares)

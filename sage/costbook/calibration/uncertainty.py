@@ -36,13 +36,13 @@ from typing import Iterable, Mapping, Sequence
 
 #: the nominal level of every prediction interval the book prints
 NOMINAL = 0.90
-#: a validation check's scale is this plus its prices' relative half-spread ln(price_high / price_low) / 2:
-#: a run whose prices scatter (beside a busy process) makes larger errors, but by less than its spread
-#: grows, which the floor expresses.  It was picked from a few round values, whose neighbours do alike;
-#: without the spread (an infinite floor) intervals hold too few steps beside a busy process, the
-#: spread alone (a tiny floor) makes them far too wide, and a small floor makes them wide beside a
-#: busy process and too narrow in quiet runs.  The book's calibration chapter gives the figures.
-SPREAD_FLOOR = 0.2
+#: a validation check's scale is 1 + its prices' relative half-spread ln(price_high / price_low) / 2 over
+#: this floor: a run whose prices scatter (beside a busy process, or a host whose neighbours take the CPU in
+#: bursts) makes larger errors, and in proportion to its spread.  It is the floor at which the evidence's
+#: checks, judged leave-one-sitting-out, hold their intervals alike at every price spread (the book's
+#: calibration chapter shows them by spread): a larger floor gives intervals too wide in quiet runs and
+#: too narrow in scattered ones, a smaller one the reverse.
+SPREAD_FLOOR = 0.02
 #: the evidence format written by ``costbook.calibration.calibrate`` and read by ``load_evidence``
 FORMAT = "costbook-calibration/1"
 #: the work groups, by what drives their error (``work_group``): reported apart, pooled for the margin
@@ -208,13 +208,15 @@ class Record:
         return residual(self.measured, self.predicted, self.price_low, self.price_high)
 
 
-def residual(measured: float, predicted: float, low: float | None = None, high: float | None = None) -> float:
+def residual(measured: float, predicted: float, low: float | None = None, high: float | None = None,
+             spread_floor: float | None = None) -> float:
     """A validation check's signed score: its log ratio to its anchor (the prediction at its prices' low
     bound), over its widening 1 + spread / SPREAD_FLOOR (``anchor_and_spread``).  The evidence's
     median residual is a margin's centre: the model's steady offset (the context a step's operations
     run in costs some percent more than their own benchmark loops)."""
     anchor, spread = anchor_and_spread(predicted, low, high)
-    return math.log(measured / anchor) / (1 + spread / SPREAD_FLOOR) if measured > 0 else math.inf
+    floor = SPREAD_FLOOR if spread_floor is None else spread_floor
+    return math.log(measured / anchor) / (1 + spread / floor) if measured > 0 else math.inf
 
 
 def records_of(result: Mapping, machine: str = "", run_id: str = "") -> list:
@@ -382,7 +384,7 @@ def evidence() -> list:
 
 
 def validation_margin(scheme: str, labels: str, group: str | None = None, records: Sequence[Record] | None = None,
-                      level: float = NOMINAL, machine: str | None = None) -> Margin:
+                      level: float = NOMINAL, machine: str | None = None, spread_floor: float = SPREAD_FLOOR) -> Margin:
     """The margin of a check of `scheme` at run `labels` timed on `machine`, from every record of that
     machine's evidence (``own_machine``: every machine's where it has too little) but those of `scheme`
     at the same size (``size_key``): its centre is their median ``residual``, its value the conformal
@@ -399,10 +401,11 @@ def validation_margin(scheme: str, labels: str, group: str | None = None, record
     alone gives intervals too narrow for the next."""
     records = own_machine(evidence() if records is None else records, machine)
     size = size_key(labels)
-    others = [r.residual for r in records if not (r.scheme == scheme and size_key(r.labels) == size)]
+    others = [residual(r.measured, r.predicted, r.price_low, r.price_high, spread_floor) for r in records
+              if not (r.scheme == scheme and size_key(r.labels) == size)]
     centre = median(others) if others else 0.0
     q = conformal_quantile([abs(x - centre) for x in others], level)
-    return Margin(q, len(others), "pooled", f"{scheme} at {labels}", centre, SPREAD_FLOOR)
+    return Margin(q, len(others), "pooled", f"{scheme} at {labels}", centre, spread_floor)
 
 
 def median(values: Sequence[float]) -> float:
@@ -473,6 +476,39 @@ def coverage(checks: Sequence[Mapping]) -> dict:
             "beyond_twice": [c["step"] for c in checks if not c["within_twice"]]}
 
 
+#: bands of a run's prices' half-spread h, in which the book reports how often its intervals hold: the
+#: scale (SPREAD_FLOOR) is right when they hold alike in each
+SPREAD_BANDS = (0.0, 0.01, 0.03, 0.06, 0.1, 0.2, math.inf)
+
+
+def by_spread(judged: Sequence[Mapping]) -> dict:
+    """{(low, high): the judged checks (``cross_validated``) whose prices' half-spread lies in [low, high)}
+    for each of SPREAD_BANDS that holds any."""
+    out: dict = {}
+    for low, high in zip(SPREAD_BANDS, SPREAD_BANDS[1:]):
+        mine = [j for j in judged if low <= j["spread"] < high]
+        if mine:
+            out[(low, high)] = mine
+    return out
+
+
+def calm_half_width(check: Mapping) -> float:
+    """A judged check's half-width as it would be in a run whose prices do not spread: its log half-width
+    ("margin") over its scale 1 + h / SPREAD_FLOOR (its prices' half-spread h: "spread", or from its price
+    interval), as a ratio.  A noisy run widens its intervals in proportion to its prices' spread, as it
+    should; a width ceiling judges the model's own margin, which a model that widens every interval
+    grows and a noisy machine does not."""
+    spread = check.get("spread")
+    if spread is None:
+        spread = anchor_and_spread(check["predicted_s"], check.get("price_low_s"), check.get("price_high_s"))[1]
+    return math.expm1(check["margin"] / (1 + spread / SPREAD_FLOOR))
+
+
+def median_calm_half_width(checks: Sequence[Mapping]) -> float:
+    """The median ``calm_half_width`` of judged checks (NaN for none)."""
+    return median([calm_half_width(c) for c in checks]) if checks else math.nan
+
+
 def coverage_words(cov: Mapping) -> str:
     """'43 of 50 (86%) in their 90% prediction intervals; median half-width 4.1%'."""
     text = (f"{cov['inside']} of {cov['checked']} ({cov['share']:.0%}) in their {cov['level']:.0%} prediction "
@@ -483,12 +519,13 @@ def coverage_words(cov: Mapping) -> str:
 
 
 def cross_validated(records: Sequence[Record] | None = None, level: float = NOMINAL,
-                    leave_sitting_out: bool = False) -> list:
+                    leave_sitting_out: bool = False, spread_floor: float = SPREAD_FLOOR) -> list:
     """Every committed record judged as the gate judges a check: its interval from the evidence less its
     own scheme at its own labels, and less its whole sitting with `leave_sitting_out` (as a run in a
     sitting the evidence never saw is judged: on a machine with no other sitting, by the other machines'
     evidence).  Returns dicts with the record's fields, "margin" (the interval's log half-width), "low",
-    "high", "inside" and "half_width", for the calibration figure and the coverage tables."""
+    "high", "inside", "half_width" and "spread" (its prices' half-spread), for the calibration figure and the
+    coverage tables; with another `spread_floor`, as a model of that floor would judge them."""
     records = evidence() if records is None else records
     margins: dict = {}
     out = []
@@ -497,12 +534,14 @@ def cross_validated(records: Sequence[Record] | None = None, level: float = NOMI
         key = (r.machine, r.scheme, size_key(r.labels), r.sitting if leave_sitting_out else None)
         if key not in margins:
             pool = [o for o in records if o.sitting != r.sitting] if leave_sitting_out else records
-            margins[key] = validation_margin(r.scheme, r.labels, r.group, pool, level, r.machine)
+            margins[key] = validation_margin(r.scheme, r.labels, r.group, pool, level, r.machine, spread_floor)
         low, high = interval(r.predicted, margins[key], r.price_low, r.price_high)
         out.append({"scheme": r.scheme, "labels": r.labels, "step": r.step, "group": r.group,
                     "conditions": r.conditions, "machine": r.machine, "sitting": r.sitting, "run": r.run,
                     "measured": r.measured, "predicted": r.predicted, "low": low, "high": high,
-                    "margin": math.log(high / low) / 2, **assess(r.predicted, low, high, r.measured)})
+                    "margin": math.log(high / low) / 2,
+                    "spread": anchor_and_spread(r.predicted, r.price_low, r.price_high)[1],
+                    **assess(r.predicted, low, high, r.measured)})
     return out
 
 
@@ -575,11 +614,11 @@ def _machine_in(path: str, mtime_ns: int, size: int) -> str | None:
 
 
 def evidence_half_width(machine: str | None = None) -> float:
-    """The median half-width of the committed checks a run on `machine` is judged by (``own_machine``),
-    each judged leave-one-out as the gate judges one (``cross_validated``): how wide that machine's
-    intervals are, for the gate's ceiling."""
+    """The median calm half-width (``calm_half_width``) of the committed checks a run on `machine` is judged
+    by (``own_machine``), each judged leave-one-out as the gate judges one (``cross_validated``): how wide
+    that machine's intervals are at no price spread, for the gate's ceiling."""
     records = own_machine(evidence(), machine)
-    return coverage(cross_validated(records))["median_half_width"]
+    return median_calm_half_width(cross_validated(records))
 
 
 def is_validated(backends: Iterable[str]) -> bool:
