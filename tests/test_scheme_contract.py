@@ -417,8 +417,11 @@ def test_a_nan_estimate_is_caught_and_refused_in_one_line(tmp_path, monkeypatch)
 def test_an_estimate_far_above_its_prices_low_bound_lies_inside_its_interval(tmp_path, monkeypatch):
     """A step whose prices spread far below it (a price extrapolated to a size nobody measured): the
     validation margin, anchored at the low bound, would end below the estimate; the interval printed
-    is stretched to hold it, at every option point (the contract's check)."""
+    is stretched to hold it, at every option point (the contract's check).  The book's scale grows with
+    the spread fast enough to reach such an estimate; a floor ten times larger does not, and makes the
+    case."""
     from costbook.calibration import uncertainty
+    monkeypatch.setattr(uncertainty, "SPREAD_FLOOR", 10 * uncertainty.SPREAD_FLOOR)
     edits = {"model.py": [('steps[name] = est.to_dict() | {"seconds": est.total}',
                            'steps[name] = est.to_dict() | {"seconds": est.total, "low_s": est.low / 3}')]}
     with mutated_toy(tmp_path, monkeypatch, edits):

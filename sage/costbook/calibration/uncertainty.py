@@ -384,7 +384,7 @@ def evidence() -> list:
 
 
 def validation_margin(scheme: str, labels: str, group: str | None = None, records: Sequence[Record] | None = None,
-                      level: float = NOMINAL, machine: str | None = None, spread_floor: float = SPREAD_FLOOR) -> Margin:
+                      level: float = NOMINAL, machine: str | None = None, spread_floor: float | None = None) -> Margin:
     """The margin of a check of `scheme` at run `labels` timed on `machine`, from every record of that
     machine's evidence (``own_machine``: every machine's where it has too little) but those of `scheme`
     at the same size (``size_key``): its centre is their median ``residual``, its value the conformal
@@ -400,6 +400,7 @@ def validation_margin(scheme: str, labels: str, group: str | None = None, record
     report coverage by.  The evidence must span more than one sitting: one quiet quarter of an hour
     alone gives intervals too narrow for the next."""
     records = own_machine(evidence() if records is None else records, machine)
+    spread_floor = SPREAD_FLOOR if spread_floor is None else spread_floor
     size = size_key(labels)
     others = [residual(r.measured, r.predicted, r.price_low, r.price_high, spread_floor) for r in records
               if not (r.scheme == scheme and size_key(r.labels) == size)]
@@ -519,7 +520,7 @@ def coverage_words(cov: Mapping) -> str:
 
 
 def cross_validated(records: Sequence[Record] | None = None, level: float = NOMINAL,
-                    leave_sitting_out: bool = False, spread_floor: float = SPREAD_FLOOR) -> list:
+                    leave_sitting_out: bool = False, spread_floor: float | None = None) -> list:
     """Every committed record judged as the gate judges a check: its interval from the evidence less its
     own scheme at its own labels, and less its whole sitting with `leave_sitting_out` (as a run in a
     sitting the evidence never saw is judged: on a machine with no other sitting, by the other machines'
