@@ -200,11 +200,11 @@ def test_each_schemes_own_evidence_is_narrow_enough(scheme):
     """The width ceiling, scheme by scheme and machine by machine, on what the scheme's own evidence
     says: its checks judged by its own checks at its other sizes alone have, on each machine, a median
     half-width as at prices that do not spread (``calm_half_width``) within the gate's ceiling there
-    (``width_ceiling``: 5%, or 1.25 times the machine's pooled evidence where that is wider, since a
+    (``gate.width_ceiling``: 5%, or 1.25 times the machine's pooled evidence where that is wider, since a
     noisier CPU widens every scheme's intervals).  The
     margins pool every scheme's checks, but a scheme's checks that scatter widely fail here, under its
     own name, and a newcomer's never fail another scheme's ceiling."""
-    from test_validation_bounds import width_ceiling
+    from costbook.calibration.gate import width_ceiling
     judged = uncertainty.cross_validated([r for r in uncertainty.evidence() if r.scheme == scheme])
     for machine in sorted({j["machine"] for j in judged}):
         mine = [j for j in judged if j["machine"] == machine]

@@ -54,24 +54,6 @@ BOOK = list(schemes.in_book_order())
 CASES = _cases(BOOK + TOYS)
 
 
-#: the widest median half-width the book accepts, as at prices that do not spread
-#: (``uncertainty.calm_half_width``): a noisy run's intervals widen with its prices' spread, as they
-#: should (chapter 1 shows how wide, and how often they hold, by spread), so the ceiling judges the
-#: model's own margin, which is the same in a quiet run and a noisy one.  The aim for a quiet run's
-#: intervals is 10%; at no spread the committed evidence gives about half of this ceiling, and a model
-#: whose margin has grown past it fails.
-WIDTH_CEILING = 0.05
-#: on a machine whose own evidence is wider (a run is judged by its machine's evidence where there is
-#: enough), the ceiling is that width with this slack: an interval grown wider than its own evidence's fails
-WIDTH_SLACK = 1.25
-
-
-def width_ceiling(machine: str | None = None) -> float:
-    """The gate's ceiling on the median half-width on `machine` (default: the one it runs on)."""
-    from costbook.timing.measure import machine_label
-    return max(WIDTH_CEILING, WIDTH_SLACK * uncertainty.evidence_half_width(machine or machine_label()))
-
-
 def test_every_scheme_is_in_the_gate_or_says_why():
     """Every discovered scheme has gate cases, or its manifest states (NOT_GATED) why its steps cannot
     be held to their intervals on a busy machine; its committed evidence (CALIBRATION_CASES) holds the
@@ -150,7 +132,7 @@ def test_the_gate_is_calibrated(request, rule):
     book_runs = [(name, st) for name, case, st in judged if case in book]
     failures = rule.failures(book_runs, beyond_only=[(name, st) for name, case, st in judged if case not in book])
     assert not failures, f"the gate's runs: {'; '.join(failures)} ({words}; outside: {_outside(checks)})"
-    ceiling, calm = width_ceiling(), uncertainty.median_calm_half_width(checks)
+    ceiling, calm = gate.width_ceiling(), uncertainty.median_calm_half_width(checks)
     assert calm <= ceiling, (f"the gate's intervals are too wide: {calm:.1%} at the median as at prices that do not "
                              f"spread (at most {ceiling:.1%}): {words}")
     warnings.warn(f"the gate: {words} ({calm:.1%} as at prices that do not spread, ceiling {ceiling:.1%}); "

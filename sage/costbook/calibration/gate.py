@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from .. import registry
+from ..timing.measure import machine_label
 from . import uncertainty
 
 #: how often the gate may fail an honest model, over all the runs it judges
@@ -48,6 +49,16 @@ BEYOND_SHARE = 0.8
 RUNS_PER_CASE = 2
 #: mean shares this close are equal: the same share computed in another order differs in its last bits
 TIE = 1e-9
+#: the widest median half-width the gate accepts, as at prices that do not spread
+#: (``uncertainty.calm_half_width``): a noisy run's intervals widen with its prices' spread, as they
+#: should (the book's calibration chapter shows how wide, and how often they hold, by spread), so the
+#: ceiling judges the model's own margin, the same in a quiet run and a noisy one.  The aim for a quiet
+#: run's intervals is 10%; at no spread the committed evidence gives about half of this ceiling, and a
+#: model whose margin has grown past it fails.
+WIDTH_CEILING = 0.05
+#: on a machine whose own evidence is wider (a run is judged by its machine's evidence where there is
+#: enough), the ceiling is that width with this slack: an interval grown wider than its own evidence's fails
+WIDTH_SLACK = 1.25
 
 
 class GateEvidenceError(ValueError):
@@ -322,3 +333,8 @@ def narrowing_for(coverage: float, judged: Sequence[Mapping] | None = None) -> f
     distances = sorted(distance(j["low"], j["high"], j["measured"]) for j in judged)
     k = max(1, math.ceil(coverage * len(distances)))
     return distances[k - 1]
+
+
+def width_ceiling(machine: str | None = None) -> float:
+    """The gate's ceiling on the median calm half-width of a run on `machine` (default: this one)."""
+    return max(WIDTH_CEILING, WIDTH_SLACK * uncertainty.evidence_half_width(machine or machine_label()))
