@@ -15,8 +15,8 @@ number of half-widths of its interval's centre.  Nothing is run again: a gate th
 The rule comes from the committed runs taken whole (one run's steps are not independent draws: a
 burst of the machine's noise moves many steps of a run together), so that an honest model fails at
 most 5% of the gates; ``tests/test_gate.py`` checks that, and how often a model whose intervals hold
-70% of the evidence would pass.  The median half-width is at most
-``WIDTH_CEILING`` (an interval can cover anything by being wide).
+70% of the evidence would pass.  The median half-width, as at prices that do not spread, is at most
+``gate.width_ceiling`` (an interval can cover anything by being wide).
 
 The runs are small (one parameter set or size per scheme) so that `make test` stays within its time
 budget.  A test below shows that the check does catch a step whose counts leave out half its work.
@@ -203,7 +203,7 @@ def test_a_step_whose_counts_leave_work_out_is_caught(rule):
             {"twenty hashes": step}, {"twenty hashes": {"sha256/64B": hashes}}, "python")]}],
             scheme="a step that hashes twenty times")
     wrong, right = judged(10), judged(20)
-    assert _far(wrong, rule.beyond) and wrong["worst_error"] > 2 * WIDTH_CEILING
+    assert _far(wrong, rule.beyond) and wrong["worst_error"] > 0.5      # its missing half, plainly
     assert not _far(right, rule.beyond) and right["worst_error"] < wrong["worst_error"] / 3
 
 
