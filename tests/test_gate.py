@@ -117,7 +117,7 @@ def test_the_rule_follows_its_definition_on_made_up_runs():
     assert gate.mean_floor_of(weighted) == 0.5
     rule = gate.Rule(beyond=1.5, mean_floor=0.5, runs=199, draws=3, judged=2)
     assert rule.failures([("a", [outside] * 4), ("b", [inside] * 3 + [outside])]) == [
-        "its runs hold 38% of their steps inside their intervals on average, below the floor 50% (a 0%, b 75%)"]
+        "its runs hold 37.5% of their steps inside their intervals on average, below the floor 50.0% (a 0%, b 75%)"]
     assert rule.failures([("a", [inside] * 3 + [gate.Step(False, 1.6)])]) == [
         "1 step(s) beyond 1.5 half-widths of their intervals' centres (the farthest 1.6)"]
     assert rule.passes([("a", [inside] * 3 + [gate.Step(False, 1.4)])])

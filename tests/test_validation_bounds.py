@@ -136,8 +136,8 @@ def test_the_gate_is_calibrated(request, rule):
     assert calm <= ceiling, (f"the gate's intervals are too wide: {calm:.1%} at the median as at prices that do not "
                              f"spread (at most {ceiling:.1%}): {words}")
     warnings.warn(f"the gate: {words} ({calm:.1%} as at prices that do not spread, ceiling {ceiling:.1%}); "
-                  f"mean share inside {gate.mean_share(book_runs):.0%} "
-                  f"(floor {rule.mean_floor:.0%}), farthest step allowed {rule.beyond:g} "
+                  f"mean share inside {gate.mean_share(book_runs):.1%} "
+                  f"(floor {rule.mean_floor:.1%}), farthest step allowed {rule.beyond:g} "
                   f"half-widths (from {rule.runs} committed runs); " + ", ".join(
                       f"{name} {gate.share(steps):.0%}" for name, _, steps in judged), stacklevel=1)
 

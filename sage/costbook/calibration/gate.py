@@ -93,8 +93,9 @@ class Rule:
         out = []
         mean = mean_share(runs)
         if runs and mean < self.mean_floor - TIE:
-            out.append(f"its runs hold {mean:.0%} of their steps inside their intervals on average, below the "
-                       f"floor {self.mean_floor:.0%} (" + ", ".join(f"{name} {share(steps):.0%}" for name, steps in runs) + ")")
+            # one decimal: a mean just below its floor would read as equal to it
+            out.append(f"its runs hold {mean:.1%} of their steps inside their intervals on average, below the "
+                       f"floor {self.mean_floor:.1%} (" + ", ".join(f"{name} {share(steps):.0%}" for name, steps in runs) + ")")
         far = [s.distance for _, steps in [*runs, *beyond_only] for s in steps if s.distance > self.beyond]
         if far:
             out.append(f"{len(far)} step(s) beyond {self.beyond:g} half-widths of their intervals' centres "
