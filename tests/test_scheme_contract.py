@@ -433,7 +433,7 @@ def test_an_estimate_far_above_its_prices_low_bound_lies_inside_its_interval(tmp
     step = result["steps"]["verify"]
     assert m.spread_floor is not None                     # a validation margin, anchored at the low bound
     anchor, spread = uncertainty.anchor_and_spread(step["seconds"], step["price_low_s"], step["price_high_s"])
-    unstretched_high = anchor * math.exp((m.centre + m.value) * (1 + spread / m.spread_floor))
+    unstretched_high = anchor * math.exp((m.centre + m.value) * uncertainty.scale(spread, m.spread_floor))
     assert unstretched_high < step["seconds"]             # the case is real: anchored, it ends below
     assert step["low_s"] <= step["seconds"] == step["high_s"]
     assert prediction.outside(result) == []

@@ -107,7 +107,7 @@ class Margin:
         if self.spread_floor is None:
             return predicted * math.exp(-self.value), predicted * math.exp(self.value)
         anchor, spread = anchor_and_spread(predicted, low, high)
-        widen = 1 + spread / self.spread_floor
+        widen = scale(spread, self.spread_floor)
         # anchored at the prices' low bound, the interval can end short of a prediction whose prices spread
         # far above it (a busy machine's slow rounds, a price extrapolated to a size nobody measured);
         # stretched to hold the prediction, it only gains coverage, and no prediction is shown outside its
@@ -215,8 +215,13 @@ def residual(measured: float, predicted: float, low: float | None = None, high: 
     median residual is a margin's centre: the model's steady offset (the context a step's operations
     run in costs some percent more than their own benchmark loops)."""
     anchor, spread = anchor_and_spread(predicted, low, high)
-    floor = SPREAD_FLOOR if spread_floor is None else spread_floor
-    return math.log(measured / anchor) / (1 + spread / floor) if measured > 0 else math.inf
+    return math.log(measured / anchor) / scale(spread, spread_floor) if measured > 0 else math.inf
+
+
+def scale(spread: float, spread_floor: float | None = None) -> float:
+    """A validation interval's scale w = 1 + spread / floor (default SPREAD_FLOOR, read when called): how
+    much a run whose prices spread by `spread` (``anchor_and_spread``) widens the margin."""
+    return 1 + spread / (SPREAD_FLOOR if spread_floor is None else spread_floor)
 
 
 def records_of(result: Mapping, machine: str = "", run_id: str = "") -> list:
@@ -400,7 +405,7 @@ def validation_margin(scheme: str, labels: str, group: str | None = None, record
     report coverage by.  The evidence must span more than one sitting: one quiet quarter of an hour
     alone gives intervals too narrow for the next."""
     records = own_machine(evidence() if records is None else records, machine)
-    spread_floor = SPREAD_FLOOR if spread_floor is None else spread_floor
+    spread_floor = SPREAD_FLOOR if spread_floor is None else spread_floor      # the Margin keeps the floor it used
     size = size_key(labels)
     others = [residual(r.measured, r.predicted, r.price_low, r.price_high, spread_floor) for r in records
               if not (r.scheme == scheme and size_key(r.labels) == size)]
@@ -502,7 +507,7 @@ def calm_half_width(check: Mapping) -> float:
     spread = check.get("spread")
     if spread is None:
         spread = anchor_and_spread(check["predicted_s"], check.get("price_low_s"), check.get("price_high_s"))[1]
-    return math.expm1(check["margin"] / (1 + spread / SPREAD_FLOOR))
+    return math.expm1(check["margin"] / scale(spread))
 
 
 def median_calm_half_width(checks: Sequence[Mapping]) -> float:
